@@ -1,0 +1,27 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Install every Debian package the project needs. Idempotent.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+# Target tree, kernel build, guest (TCG), initramfs userspace, static
+# checks (make check-series) and benchmark plots.
+PACKAGES=(
+	linux-source-6.12
+	build-essential bc bison flex libelf-dev libssl-dev dwarves
+	ccache cpio xz-utils kmod rsync python3
+	qemu-system-x86
+	busybox-static stress-ng
+	sparse coccinelle
+	gnuplot-nox
+	git
+)
+
+[ "$(id -u)" = 0 ] || die "must run as root to install packages (try: sudo make deps)"
+command -v apt-get >/dev/null || die "apt-get not found: this project targets Debian 12"
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -q || die "apt-get update failed"
+apt-get install -y -q --no-install-recommends "${PACKAGES[@]}" ||
+	die "apt-get install failed for: ${PACKAGES[*]}"
+[ -f "$TARBALL" ] || die "$TARBALL missing after installing linux-source-6.12"
+note "all packages installed"
