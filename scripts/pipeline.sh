@@ -1,0 +1,37 @@
+# SPDX-License-Identifier: GPL-2.0
+# Definitions shared by the build-boot-check scripts (config.sh, build.sh,
+# initramfs.sh, boot.sh, run-tests.sh); sourced after lib.sh, never run.
+
+CONFIGS=${CONFIGS:-$TOP/configs}
+INITRAMFS=${INITRAMFS:-$WORK/initramfs.cpio.gz}
+# Compiler cache: kept under work/ so 'make clean' (work/build) keeps it.
+export CCACHE_DIR=${CCACHE_DIR:-$WORK/ccache}
+JOBS=${JOBS:-3}
+KCC=${KCC:-ccache gcc}
+
+# known_kernels: the named kernel builds, one per file in configs/kernels/.
+known_kernels() {
+	ls "$CONFIGS/kernels" | LC_ALL=C sort | tr '\n' ' ' | sed 's/ $//'
+}
+
+# check_kernel NAME: die unless NAME is a known kernel build.
+check_kernel() {
+	[ -n "$1" ] && [ -f "$CONFIGS/kernels/$1" ] ||
+		die "unknown kernel '${1}' (known: $(known_kernels))"
+}
+
+# kernel_fragments NAME: the fragment files of kernel NAME, in merge order.
+kernel_fragments() {
+	local f
+	for f in $(sed 's/#.*//' "$CONFIGS/kernels/$1"); do
+		[ -f "$CONFIGS/$f.config" ] ||
+			die "kernel '$1' lists fragment '$f' but configs/$f.config does not exist"
+		echo "$CONFIGS/$f.config"
+	done
+}
+
+# is_uint VALUE NAME: die unless VALUE is a positive integer.
+is_uint() {
+	[[ $1 =~ ^[0-9]+$ ]] && [ "$1" -gt 0 ] ||
+		die "$2 must be a positive integer, not '$1'"
+}
