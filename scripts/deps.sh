@@ -9,7 +9,7 @@ set -euo pipefail
 PACKAGES=(
 	linux-source-6.12
 	build-essential bc bison flex libelf-dev libssl-dev dwarves
-	ccache cpio xz-utils kmod rsync python3
+	ccache cpio xz-utils kmod rsync python3 python3-ply python3-git
 	qemu-system-x86
 	busybox-static stress-ng
 	sparse coccinelle
