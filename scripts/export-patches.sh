@@ -31,12 +31,12 @@ for d in $SERIES_DIRS; do
 	rm -f "$TOP/patches/$d"/*.patch
 done
 
-prev=${NEW_DIR:-core}
+prev=core
 n=0
 for f in "$tmp"/*.patch; do
 	[ -e "$f" ] || break
 	name=$(basename "$f" .patch)
-	d=${dir_of[${name#*-}]:-$prev}
+	d=${dir_of[${name#*-}]:-${NEW_DIR:-$prev}}
 	mv "$f" "$TOP/patches/$d/"
 	prev=$d
 	n=$((n + 1))
