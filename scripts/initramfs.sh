@@ -1,0 +1,62 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Build the guest's initramfs ($WORK/initramfs.cpio.gz): busybox-static with
+# its applet links, stress-ng with every library ldd lists and the dynamic
+# loader, and scripts/guest-init as /init.
+#
+#   initramfs.sh [OUTPUT]
+#
+# /init reads its job from the kernel command line (see scripts/guest-init).
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/pipeline.sh"
+
+out=${1:-$INITRAMFS}
+need cpio cpio
+need gzip gzip
+need ldd libc-bin
+BUSYBOX=${BUSYBOX:-$(command -v busybox || true)}
+STRESS_NG=${STRESS_NG:-$(command -v stress-ng || true)}
+[ -n "$BUSYBOX" ] && [ -x "$BUSYBOX" ] ||
+	die "'busybox' not found: install package 'busybox-static' (run 'make deps')"
+ldd "$BUSYBOX" >/dev/null 2>&1 &&
+	die "$BUSYBOX is dynamically linked: install package 'busybox-static' (run 'make deps')"
+[ -n "$STRESS_NG" ] && [ -x "$STRESS_NG" ] ||
+	die "'stress-ng' not found: install package 'stress-ng' (run 'make deps')"
+
+root=$(mktemp -d "${TMPDIR:-/tmp}/hazptr-initramfs.XXXXXX")
+trap 'rm -rf "$root"' EXIT
+mkdir -p "$root"/{bin,sbin,usr/bin,usr/sbin,dev,proc,sys,tmp,etc,root}
+chmod 1777 "$root/tmp"
+
+# busybox and its applets (relative links, so the tree can be inspected).
+cp "$BUSYBOX" "$root/bin/busybox"
+for applet in $("$BUSYBOX" --list-full); do
+	case $applet in linuxrc|init|sbin/init) continue ;; esac
+	[ -e "$root/$applet" ] && continue
+	mkdir -p "$root/$(dirname "$applet")"
+	rel=$(realpath -m --relative-to="$root/$(dirname "$applet")" "$root/bin/busybox")
+	ln -s "$rel" "$root/$applet"
+done
+
+# stress-ng and what it loads.
+cp "$STRESS_NG" "$root/usr/bin/stress-ng"
+libs=$(ldd "$STRESS_NG" | awk '$2 == "=>" && $3 ~ /^\// { print $3 } $1 ~ /^\// { print $1 }')
+[ -n "$libs" ] || die "ldd lists no library for $STRESS_NG"
+for lib in $libs; do
+	mkdir -p "$root/$(dirname "$lib")"
+	cp -L "$lib" "$root/$lib" || die "cannot copy $lib"
+done
+
+# The kernel opens /dev/console before devtmpfs is mounted.
+mknod -m 600 "$root/dev/console" c 5 1 || die "mknod /dev/console failed (run as root)"
+mknod -m 666 "$root/dev/null" c 1 3 || die "mknod /dev/null failed (run as root)"
+echo "root:x:0:0:root:/root:/bin/sh" >"$root/etc/passwd"
+echo "root:x:0:" >"$root/etc/group"
+install -m 755 "$TOP/scripts/guest-init" "$root/init"
+
+mkdir -p "$(dirname "$out")"
+(cd "$root" && find . | LC_ALL=C sort | cpio --quiet -o -H newc -R 0:0 | gzip -9n) >"$out.tmp" ||
+	die "cpio failed"
+mv "$out.tmp" "$out"
+note "wrote $out ($(du -h "$out" | cut -f1), busybox + stress-ng $("$STRESS_NG" --version 2>/dev/null | awk '{print $3; exit}'))"
