@@ -1,0 +1,91 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Boot a kernel with the initramfs under QEMU, with a hard timeout, logging
+# the serial console to a file under $RESULTS.
+#
+#   boot.sh [-k KERNEL] [-n NAME] [-t TIMEOUT] [-s SMP] [-m MEM] [-l LOG]
+#           [--] [KERNEL-CMDLINE-PARAMS...]
+#
+#   -k KERNEL   kernel name (configs/kernels/) or path to an image
+#               (default: $KERNEL, else preempt)
+#   -n NAME     test name, used for the log name (default: boot)
+#   -t TIMEOUT  seconds before QEMU is killed (default: $TIMEOUT, else 300)
+#   -s SMP      guest CPUs (default: $SMP, else 2)
+#   -m MEM      guest memory (default: $MEM, else 1G)
+#   -l LOG      log file (default: $RESULTS/NAME.log)
+# ACCEL overrides the accelerator (default from scripts/qemu/$ARCH.conf: tcg).
+# Prints the log path on stdout. Exits non-zero if QEMU cannot start, exits
+# with an error, or is still running at the timeout (then the last 40 lines
+# of the log are shown).
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/pipeline.sh"
+
+kernel=${KERNEL:-preempt} name=boot timeout=${TIMEOUT:-300} smp=${SMP:-2} mem=${MEM:-1G} log=
+while [ $# -gt 0 ]; do
+	case $1 in
+	-k) kernel=${2:?-k needs a kernel}; shift ;;
+	-n) name=${2:?-n needs a name}; shift ;;
+	-t) timeout=${2:?-t needs seconds}; shift ;;
+	-s) smp=${2:?-s needs a CPU count}; shift ;;
+	-m) mem=${2:?-m needs a size}; shift ;;
+	-l) log=${2:?-l needs a file}; shift ;;
+	--) shift; break ;;
+	-*) die "unknown option '$1' (see the header of scripts/boot.sh)" ;;
+	*) break ;;
+	esac
+	shift
+done
+is_uint "$timeout" TIMEOUT
+is_uint "$smp" SMP
+[[ $mem =~ ^[0-9]+[MG]?$ ]] || die "MEM must be a size like 1G or 512M, not '$mem'"
+
+ARCH=${ARCH:-x86_64}
+conf=$TOP/scripts/qemu/$ARCH.conf
+[ -f "$conf" ] || die "no QEMU settings for ARCH=$ARCH (known: $(ls "$TOP/scripts/qemu" | sed 's/\.conf$//' | tr '\n' ' '))"
+. "$conf"
+accel=${ACCEL:-$QEMU_ACCEL}
+need "$QEMU_BIN" "$QEMU_PACKAGE"
+need timeout coreutils
+
+if [ -f "$kernel" ]; then
+	image=$kernel kname=$(basename "$kernel")
+else
+	check_kernel "$kernel"
+	image=$BUILD/$kernel/$QEMU_IMAGE kname=$kernel
+	[ -f "$image" ] || die "kernel '$kernel' is not built: $image missing (run scripts/build.sh $kernel)"
+fi
+[ -f "$INITRAMFS" ] || die "$INITRAMFS missing (run scripts/initramfs.sh)"
+
+log=${log:-$RESULTS/$name.log}
+mkdir -p "$(dirname "$log")"
+# panic=-1: a panic reboots at once, and -no-reboot turns that into an exit.
+append="console=$QEMU_CONSOLE panic=-1 $*"
+cmd=("$QEMU_BIN" -accel "$accel" -machine "$QEMU_MACHINE" -cpu "$QEMU_CPU"
+	-smp "$smp" -m "$mem" -nographic -no-reboot ${QEMU_EXTRA:-}
+	-kernel "$image" -initrd "$INITRAMFS" -append "$append")
+{
+	echo "# boot.sh: test=$name kernel=$kname smp=$smp mem=$mem accel=$accel timeout=${timeout}s"
+	echo "# boot.sh: cmdline: $append"
+} >"$log"
+note "booting $kname ($name, $smp CPUs, $accel, timeout ${timeout}s), log: $log"
+start=$(date +%s)
+rc=0
+timeout -k 10 "$timeout" "${cmd[@]}" </dev/null >>"$log" 2>&1 || rc=$?
+secs=$(( $(date +%s) - start ))
+echo "# boot.sh: qemu exited rc=$rc after ${secs}s" >>"$log"
+
+if [ $rc = 124 ] || [ $rc = 137 ]; then
+	echo "$(basename "$0"): error: $name: QEMU timed out after ${timeout}s (log: $log)" >&2
+	echo "---- last 40 lines of $log ----" >&2
+	tail -40 "$log" >&2
+	exit 1
+fi
+if [ $rc != 0 ]; then
+	echo "---- last 40 lines of $log ----" >&2
+	tail -40 "$log" >&2
+	die "$name: QEMU failed with exit code $rc after ${secs}s (log: $log)"
+fi
+up=$(sed -n 's/^HAZPTR-INIT: userspace up at \([0-9.]*\)s.*/\1/p' "$log" | head -1)
+note "$name: QEMU powered off after ${secs}s (guest userspace up at ${up:--}s of guest time)"
+echo "$log"
