@@ -1,0 +1,115 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Check a console log written by boot.sh.
+#
+#   check-log.sh LOG [--expect SUCCESS|FAILURE]
+#
+# Fails (exit 1, showing the offending lines and the log's last 40 lines) on
+#  - any kernel splat: WARNING:, BUG:, KASAN, Kernel panic, Oops, lockdep
+#    reports, RCU stalls, soft lockups, hung tasks, Call Trace:
+#  - QEMU not having exited by itself (boot.sh's footer rc=N, N != 0)
+#  - a stress-ng job that did not end, or ended with rc != 0
+#    (HAZPTR-STRESS-BEGIN ... HAZPTR-STRESS-END rc=N)
+#  - with --expect V: no "End of test: V" line, or an "End of test:" line
+#    with the other verdict (torture tests print e.g.
+#    "[   12.3] hazptr-torture: --- End of test: SUCCESS ...").
+# Prints one line "PASS-LOG ..." when the log is clean.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+usage="usage: check-log.sh LOG [--expect SUCCESS|FAILURE]"
+log= expect=
+while [ $# -gt 0 ]; do
+	case $1 in
+	--expect)
+		expect=${2:-}
+		case $expect in SUCCESS|FAILURE) ;; *) die "--expect needs SUCCESS or FAILURE, not '$expect'" ;; esac
+		shift ;;
+	-*) die "unknown option '$1' ($usage)" ;;
+	*) [ -z "$log" ] || die "$usage"; log=$1 ;;
+	esac
+	shift
+done
+[ -n "$log" ] || die "$usage"
+[ -f "$log" ] || die "no such log: $log"
+
+# Kernel splats, one extended regex per line.
+SPLATS='WARNING:
+BUG:
+KASAN
+Kernel panic
+Oops
+possible recursive locking
+circular locking dependency
+inconsistent lock state
+INFO: possible
+BUG: sleeping function
+rcu_.* self-detected stall
+detected stalls
+rcu: INFO:
+soft lockup
+hung_task
+blocked for more than
+Call Trace:'
+
+problems=()
+offending=
+body=$(grep -v '^# boot.sh:' "$log" | tr -d '\r' || true)
+# grepn ERE: matching lines of the log as "NUMBER:TEXT", boot.sh's lines excluded.
+grepn() {
+	tr -d '\r' <"$log" | grep -nE "$@" | grep -v '^[0-9]*:# boot.sh:' || true
+}
+
+splat=$(grepn -f <(printf '%s\n' "$SPLATS") | head -20)
+if [ -n "$splat" ]; then
+	problems+=("kernel splat")
+	offending+=$splat$'\n'
+fi
+
+qrc=$(sed -n 's/^# boot.sh: qemu exited rc=\([0-9]*\).*/\1/p' "$log" | tail -1)
+if [ -n "$qrc" ] && [ "$qrc" != 0 ]; then
+	if [ "$qrc" = 124 ] || [ "$qrc" = 137 ]; then
+		problems+=("QEMU timed out")
+	else
+		problems+=("QEMU exited with $qrc")
+	fi
+fi
+
+if printf '%s\n' "$body" | grep -q '^HAZPTR-STRESS-BEGIN'; then
+	src=$(printf '%s\n' "$body" | sed -n 's/^HAZPTR-STRESS-END rc=\([0-9]*\).*/\1/p' | tail -1)
+	if [ -z "$src" ]; then
+		problems+=("stress-ng did not finish")
+	elif [ "$src" != 0 ]; then
+		problems+=("stress-ng rc=$src")
+		offending+=$(grepn 'stress-ng: (fail|error)|HAZPTR-STRESS-END' | head -10)$'\n'
+	fi
+fi
+
+verdicts=$(grepn 'End of test: (SUCCESS|FAILURE)')
+if [ -n "$expect" ]; then
+	other=SUCCESS; [ "$expect" = SUCCESS ] && other=FAILURE
+	if ! printf '%s\n' "$verdicts" | grep -q "End of test: $expect"; then
+		if [ -n "$verdicts" ]; then
+			problems+=("verdict not $expect")
+			offending+=$verdicts$'\n'
+		else
+			problems+=("no 'End of test:' verdict (expected $expect)")
+		fi
+	elif printf '%s\n' "$verdicts" | grep -q "End of test: $other"; then
+		problems+=("both verdicts present")
+		offending+=$verdicts$'\n'
+	fi
+fi
+
+if [ ${#problems[@]} -gt 0 ]; then
+	reason=$(IFS=';'; echo "${problems[*]}" | sed 's/;/; /g')
+	echo "FAIL-LOG $log: $reason"
+	if [ -n "$offending" ]; then
+		echo "---- offending lines (line number: text) ----"
+		printf '%s' "$offending" | head -30
+	fi
+	echo "---- last 40 lines of $log ----"
+	tail -40 "$log"
+	exit 1
+fi
+echo "PASS-LOG $log${expect:+: End of test: $expect}"

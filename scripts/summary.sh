@@ -1,0 +1,70 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# One table for console logs written by boot.sh.
+#
+#   summary.sh LOG...
+#
+# Columns (a missing field shows '-'):
+#   TEST, KERNEL  from boot.sh's header "# boot.sh: test=NAME kernel=KERNEL ..."
+#                 (else the log's file name and '-')
+#   VERDICT       last "End of test: SUCCESS|FAILURE" of a torture test
+#   LOG           'clean', or check-log.sh's reason (without --expect)
+#   READER-PIPE   numbers of the last "<type>-torture: Reader Pipe:  N0 N1 ..."
+#   OPS           the last "<type>-torture: Ops: acq N rel N acqirq N ..."
+#                 without the prefix
+#   STRESS        stress-ng's result: rc=N, then stressor=bogo-ops/s (real
+#                 time) per stressor of --metrics-brief, from the lines
+#                 between HAZPTR-STRESS-BEGIN and HAZPTR-STRESS-END
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+[ $# -gt 0 ] || die "usage: summary.sh LOG..."
+
+row() {
+	local log=$1 test kernel verdict check pipe ops stress body
+	body=$(grep -v '^# boot.sh: cmdline' "$log" | tr -d '\r')
+	test=$(sed -n 's/^# boot.sh: test=\([^ ]*\).*/\1/p' "$log" | head -1)
+	kernel=$(sed -n 's/^# boot.sh: .* kernel=\([^ ]*\).*/\1/p' "$log" | head -1)
+	[ -n "$test" ] || test=$(basename "$log" .log)
+	verdict=$(printf '%s\n' "$body" | grep -oE 'End of test: (SUCCESS|FAILURE)' | tail -1 | awk '{print $4}' || true)
+	if check=$("$TOP/scripts/check-log.sh" "$log" 2>/dev/null | head -1); then
+		check=clean
+	else
+		check=${check#FAIL-LOG "$log": }
+	fi
+	pipe=$(printf '%s\n' "$body" | grep -E 'Reader Pipe:' | tail -1 |
+		sed 's/.*Reader Pipe:[[:space:]]*//' | tr -s ' \t' ' ' | sed 's/ $//' || true)
+	ops=$(printf '%s\n' "$body" | grep -E -- '-torture: Ops:' | tail -1 |
+		sed 's/.*-torture: Ops:[[:space:]]*//' | tr -s ' \t' ' ' | sed 's/ $//' || true)
+	stress=$(printf '%s\n' "$body" | awk '
+		/^HAZPTR-STRESS-BEGIN/ { in_s = 1; out = ""; rc = "?"; next }
+		/^HAZPTR-STRESS-END/ { in_s = 0; sub(/.*rc=/, ""); rc = $0; done = 1; next }
+		in_s && /stress-ng: [a-z]+: +\[[0-9]+\] / {
+			# stressor, bogo ops, real, usr, sys, ops/s (real), ops/s (usr+sys)
+			n = split($0, f, /[ \t]+/)
+			for (i = 1; i <= n; i++) if (f[i] ~ /^\[[0-9]+\]$/) break
+			if (n - i == 7 && f[i + 2] ~ /^[0-9]+$/ && f[i + 6] ~ /^[0-9.]+$/)
+				out = out (out == "" ? "" : " ") f[i + 1] "=" f[i + 6]
+		}
+		END { if (done || in_s) printf "rc=%s%s%s", (done ? rc : "none"), (out == "" ? "" : " "), out }')
+	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$test" "${kernel:--}" "${verdict:--}" \
+		"${check:--}" "${pipe:--}" "${ops:--}" "${stress:--}"
+}
+
+{
+	printf 'TEST\tKERNEL\tVERDICT\tLOG\tREADER-PIPE\tOPS\tSTRESS (bogo-ops/s)\n'
+	for log in "$@"; do
+		[ -f "$log" ] || die "no such log: $log"
+		row "$log"
+	done
+} | awk -F'\t' '
+	{ rows[NR] = $0; for (i = 1; i <= NF; i++) if (length($i) > w[i]) w[i] = length($i); nf = NF }
+	END {
+		for (r = 1; r <= NR; r++) {
+			n = split(rows[r], f, "\t")
+			line = ""
+			for (i = 1; i <= n; i++)
+				line = line (i < n ? sprintf("%-" w[i] "s  ", f[i]) : f[i])
+			print line
+		}
+	}'
