@@ -22,17 +22,10 @@ is_uint "$JOBS" JOBS
 
 out=$BUILD/$name
 log=$out/build.log
-stamp=$out/.hazptr-config-stamp
-# The configuration depends on the fragments, the kernel's fragment list and
-# every Kconfig file of the tree (new symbols appear when the series lands).
-want=$( {
-	cat "$CONFIGS/kernels/$name" $(kernel_fragments "$name")
-	cd "$TREE" && find . -name .git -prune -o -name 'Kconfig*' -type f -print |
-		LC_ALL=C sort | xargs cat
-} | sha1sum | cut -d' ' -f1)
-if [ ! -f "$out/.config" ] || [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
+# Reconfigure when a fragment, the kernel's fragment list or any Kconfig
+# file of the tree changed (new symbols appear when the series lands).
+if [ ! -f "$out/.config" ] || [ "$(cat "$out/.hazptr-config-stamp" 2>/dev/null)" != "$(config_stamp "$name")" ]; then
 	"$TOP/scripts/config.sh" "$name"
-	echo "$want" >"$stamp"
 fi
 
 mkdir -p "$CCACHE_DIR"

@@ -27,6 +27,8 @@ out=$BUILD/$name
 mkdir -p "$out"
 log=$out/config.log
 frags=$(kernel_fragments "$name")
+stamp=$(config_stamp "$name")
+rm -f "$out/.hazptr-config-stamp"
 
 K() { make -C "$TREE" O="$out" CC="$KCC" "$@" >>"$log" 2>&1; }
 : >"$log"
@@ -54,4 +56,5 @@ if [ ${#unknown[@]} -gt 0 ]; then
 fi
 [ ${#missing[@]} -eq 0 ] ||
 	die "$name: dropped by olddefconfig (unmet dependency?): ${missing[*]} (log: $log)"
+echo "$stamp" >"$out/.hazptr-config-stamp"
 note "configured $name in $out ($(echo $frags | xargs -n1 basename | tr '\n' ' '| sed 's/ $//'))"

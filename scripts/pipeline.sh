@@ -35,3 +35,13 @@ is_uint() {
 	[[ $1 =~ ^[0-9]+$ ]] && [ "$1" -gt 0 ] ||
 		die "$2 must be a positive integer, not '$1'"
 }
+
+# config_stamp NAME: a hash of what the configuration of NAME depends on: its
+# fragment list, its fragments and every Kconfig file of the tree.
+config_stamp() {
+	{
+		cat "$CONFIGS/kernels/$1" $(kernel_fragments "$1")
+		cd "$TREE" && find . -name .git -prune -o -name 'Kconfig*' -type f -print |
+			LC_ALL=C sort | xargs cat
+	} | sha1sum | cut -d' ' -f1
+}

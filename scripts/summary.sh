@@ -19,6 +19,9 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 [ $# -gt 0 ] || die "usage: summary.sh LOG..."
+for log in "$@"; do
+	[ -f "$log" ] || die "no such log: $log"
+done
 
 row() {
 	local log=$1 test kernel verdict check pipe ops stress body
@@ -54,7 +57,6 @@ row() {
 {
 	printf 'TEST\tKERNEL\tVERDICT\tLOG\tREADER-PIPE\tOPS\tSTRESS (bogo-ops/s)\n'
 	for log in "$@"; do
-		[ -f "$log" ] || die "no such log: $log"
 		row "$log"
 	done
 } | awk -F'\t' '
