@@ -1,0 +1,89 @@
+# SPDX-License-Identifier: GPL-2.0
+# Hazard pointers for Linux 6.12: build a kernel with the series, boot it
+# under QEMU (TCG), run the torture test and a stress-ng smoke, check logs.
+#
+#   make [all]       prepare the tree, build KERNEL, build the initramfs, boot
+#                    the TORTURE_TYPE torture test for DURATION s and a short
+#                    stress-ng smoke, print the summary; exits 0 only when the
+#                    test says SUCCESS and both logs are clean
+#   make test        the matrix of configs/tests.list (TESTS= for a subset)
+#   make deps        install the Debian packages (root)
+#   make kernel      build KERNEL            make initramfs  build the initramfs
+#   make boot        boot KERNEL with the TORTURE_TYPE test, check its log
+#   make clean       remove work/build and results/ (keeps the tree, ccache)
+#   make distclean   also remove the ccache and initramfs; the kernel tree
+#                    work/linux only with FORCE=1
+#
+# Variables: DURATION (60), TORTURE_TYPE (hazptr; hazptr-stack, hazptr-busted),
+# KERNEL (preempt; see configs/kernels/), SMP (2), ACCEL (tcg), TIMEOUT
+# (seconds; default 2 x DURATION + 60), TESTS, SKIP_PREPARE=1 (do not run
+# scripts/prepare-tree.sh).
+
+DURATION ?= 60
+TORTURE_TYPE ?= hazptr
+KERNEL ?= preempt
+SMP ?= 2
+ACCEL ?= tcg
+TIMEOUT ?=
+TESTS ?=
+SKIP_PREPARE ?=
+TORTURE_TYPES := hazptr hazptr-stack hazptr-busted
+export SMP ACCEL TESTS
+
+uint = $(if $(shell echo '$($(1))' | grep -xE '[1-9][0-9]*'),,$(error $(1) must be a positive integer, not '$($(1))'))
+$(call uint,DURATION)
+$(call uint,SMP)
+$(if $(TIMEOUT),$(call uint,TIMEOUT))
+$(if $(filter-out 1,$(words $(TORTURE_TYPE))),$(error TORTURE_TYPE must be one of: $(TORTURE_TYPES)))
+$(if $(filter $(TORTURE_TYPE),$(TORTURE_TYPES)),,$(error unknown TORTURE_TYPE '$(TORTURE_TYPE)' (known: $(TORTURE_TYPES))))
+$(if $(wildcard configs/kernels/$(KERNEL)),,$(error unknown KERNEL '$(KERNEL)' (known: $(notdir $(wildcard configs/kernels/*)))))
+
+BOOT_TIMEOUT = $(or $(TIMEOUT),$(shell echo $$((2 * $(DURATION) + 60))))
+TORTURE_PARAMS = hazptrtorture.torture_type=$(TORTURE_TYPE)
+STRESS_PARAMS = hazptr_job=stress hazptr_stress=--cpu,$(SMP),--procfs,1,--close,1,--dup,1,-t,10s,--metrics-brief
+
+.PHONY: all deps prepare kernel initramfs boot test clean distclean
+
+all: prepare
+	@mkdir -p results
+	@{ echo "torture-$(TORTURE_TYPE) $(KERNEL) SUCCESS $(DURATION) $(TORTURE_PARAMS)"; \
+	   echo "stress-smoke $(KERNEL) - 30 $(STRESS_PARAMS)"; } >results/main.list
+	TESTS_LIST=results/main.list $(if $(TIMEOUT),TIMEOUT=$(TIMEOUT)) TESTS= scripts/run-tests.sh
+
+deps:
+	scripts/deps.sh
+
+prepare:
+ifeq ($(SKIP_PREPARE),)
+	scripts/prepare-tree.sh
+else
+	@echo "SKIP_PREPARE=1: using work/linux as it is"
+endif
+
+kernel: prepare
+	scripts/build.sh $(KERNEL)
+
+initramfs:
+	scripts/initramfs.sh
+
+boot:
+	scripts/boot.sh -k $(KERNEL) -n boot-$(TORTURE_TYPE) -t $(BOOT_TIMEOUT) -l results/boot-$(TORTURE_TYPE).log -- \
+		$(TORTURE_PARAMS) hazptrtorture.shutdown_secs=$(DURATION) hazptrtorture.stat_interval=10 \
+		hazptr_job=idle hazptr_idle_max=$$(($(DURATION) + 60))
+	scripts/check-log.sh results/boot-$(TORTURE_TYPE).log --expect SUCCESS
+
+test: prepare
+	scripts/run-tests.sh
+
+clean:
+	rm -rf work/build results
+
+# The tree is only removed with FORCE=1: the distro tarball's .gitignore
+# ignores everything, so git cannot tell whether new files in it would be lost.
+distclean: clean
+	rm -rf work/ccache work/initramfs.cpio.gz
+ifeq ($(FORCE),1)
+	rm -rf work
+else
+	@echo "distclean: kept the kernel tree work/linux (FORCE=1 removes it too)"
+endif
