@@ -5,7 +5,7 @@
 #
 #   build.sh NAME
 #
-# Compiles with CC="ccache gcc" (CCACHE_DIR defaults to work/ccache, which
+# Compiles with CC="ccache gcc" (CCACHE_DIR defaults to ~/.cache/ccache, which
 # 'make clean' keeps) and JOBS=3 parallel jobs. Prints the image path on
 # stdout. On failure: the last 40 lines of $BUILD/NAME/build.log.
 set -euo pipefail

@@ -4,8 +4,9 @@
 
 CONFIGS=${CONFIGS:-$TOP/configs}
 INITRAMFS=${INITRAMFS:-$WORK/initramfs.cpio.gz}
-# Compiler cache: kept under work/ so 'make clean' (work/build) keeps it.
-export CCACHE_DIR=${CCACHE_DIR:-$WORK/ccache}
+# Compiler cache: ccache's own default (~/.cache/ccache) unless CCACHE_DIR
+# is set, so that every clone and 'make clean' keep it.
+export CCACHE_DIR=${CCACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/ccache}
 JOBS=${JOBS:-3}
 KCC=${KCC:-ccache gcc}
 
