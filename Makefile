@@ -10,6 +10,8 @@
 #   make deps        install the Debian packages (root)
 #   make kernel      build KERNEL            make initramfs  build the initramfs
 #   make boot        boot KERNEL with the TORTURE_TYPE test, check its log
+#   make check-series  checkpatch --strict, kernel-doc, sparse and a build of
+#                    every patch prefix (not part of make test: ~1 min a patch)
 #   make clean       remove work/build and results/ (keeps the tree, ccache)
 #   make distclean   also remove the ccache and initramfs; the kernel tree
 #                    work/linux only with FORCE=1
@@ -42,7 +44,7 @@ BOOT_TIMEOUT = $(or $(TIMEOUT),$(shell echo $$((2 * $(DURATION) + 60))))
 TORTURE_PARAMS = hazptrtorture.torture_type=$(TORTURE_TYPE)
 STRESS_PARAMS = hazptr_job=stress hazptr_stress=--cpu,$(SMP),--procfs,1,--close,1,--dup,1,-t,10s,--metrics-brief
 
-.PHONY: all deps prepare kernel initramfs boot test clean distclean
+.PHONY: all deps prepare kernel initramfs boot test check-series clean distclean
 
 all: prepare
 	@mkdir -p results
@@ -74,6 +76,9 @@ boot:
 
 test: prepare
 	scripts/run-tests.sh
+
+check-series: prepare
+	scripts/check-series.sh
 
 clean:
 	rm -rf work/build results
