@@ -10,6 +10,9 @@
 #  - QEMU not having exited by itself (boot.sh's footer rc=N, N != 0)
 #  - a stress-ng job that did not end, or ended with rc != 0
 #    (HAZPTR-STRESS-BEGIN ... HAZPTR-STRESS-END rc=N)
+#  - KUnit output (KTAP) with a "not ok" line, or without "# Totals: pass:N
+#    fail:0"; a warning a KUnit test announces with "expect one WARNING:
+#    TEXT" is not a splat
 #  - with --expect V: no "End of test: V" line, or an "End of test:" line
 #    with the other verdict (torture tests print e.g.
 #    "[   12.3] hazptr-torture: --- End of test: SUCCESS ...").
@@ -60,7 +63,24 @@ grepn() {
 	tr -d '\r' <"$log" | grep -nE "$@" | grep -v '^[0-9]*:# boot.sh:' || true
 }
 
-splat=$(grepn -f <(printf '%s\n' "$SPLATS") | head -20)
+# A KUnit test that provokes a warning on purpose announces it with
+# "expect one WARNING: TEXT"; the first report that starts with a line
+# containing TEXT, up to its "---[ end trace" line, is then not a splat (the
+# announcements themselves neither). Line numbers are kept.
+expected=$(tr -d '\r' <"$log" | sed -n 's/.*expect one WARNING: //p')
+scan=$(tr -d '\r' <"$log" | awk -v expected="$expected" '
+	BEGIN { n = split(expected, want, "\n") }
+	/expect one WARNING: / { print ""; next }
+	skip { print ""; if (/---\[ end trace/) skip = 0; next }
+	{
+		for (i = 1; i <= n; i++)
+			if (want[i] != "" && index($0, want[i])) {
+				want[i] = ""; skip = 1; print ""; next
+			}
+		print
+	}')
+splat=$(printf '%s\n' "$scan" | grep -nE -f <(printf '%s\n' "$SPLATS") |
+	grep -v '^[0-9]*:# boot.sh:' | head -20 || true)
 if [ -n "$splat" ]; then
 	problems+=("kernel splat")
 	offending+=$splat$'\n'
@@ -82,6 +102,17 @@ if printf '%s\n' "$body" | grep -q '^HAZPTR-STRESS-BEGIN'; then
 	elif [ "$src" != 0 ]; then
 		problems+=("stress-ng rc=$src")
 		offending+=$(grepn 'stress-ng: (fail|error)|HAZPTR-STRESS-END' | head -10)$'\n'
+	fi
+fi
+
+# KUnit (KTAP) results, when the kernel ran KUnit tests: none may fail.
+if grep -q 'KTAP version' "$log"; then
+	notok=$(grepn '^(\[[^]]*\] )? *not ok ' | head -10)
+	if [ -n "$notok" ]; then
+		problems+=("KUnit test failed")
+		offending+=$notok$'\n'
+	elif ! grep -qE '# Totals: pass:[1-9][0-9]* fail:0 ' "$log"; then
+		problems+=("no KUnit totals with fail:0")
 	fi
 fi
 
