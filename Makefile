@@ -7,11 +7,15 @@
 #                    stress-ng smoke, print the summary; exits 0 only when the
 #                    test says SUCCESS and both logs are clean
 #   make test        the matrix of configs/tests.list (TESTS= for a subset)
+#   make soak        the same matrix with every torture boot DURATION seconds
+#                    long (default 600 for soak)
 #   make deps        install the Debian packages (root)
 #   make kernel      build KERNEL            make initramfs  build the initramfs
 #   make boot        boot KERNEL with the TORTURE_TYPE test, check its log
 #   make check-series  checkpatch --strict, kernel-doc, sparse and a build of
 #                    every patch prefix (not part of make test: ~1 min a patch)
+#   make bench-refscale  ns per reader section of rcu, srcu, refcnt, hazptr
+#                    (refscale, one boot of the 'bench' kernel)
 #   make clean       remove work/build and results/ (keeps the tree, ccache)
 #   make distclean   also remove the ccache and initramfs; the kernel tree
 #                    work/linux only with FORCE=1
@@ -22,6 +26,7 @@
 # scripts/prepare-tree.sh).
 
 DURATION ?= 60
+SOAK_DURATION = $(if $(filter command line environment,$(origin DURATION)),$(DURATION),600)
 TORTURE_TYPE ?= hazptr
 KERNEL ?= preempt
 SMP ?= 2
@@ -44,7 +49,7 @@ BOOT_TIMEOUT = $(or $(TIMEOUT),$(shell echo $$((2 * $(DURATION) + 60))))
 TORTURE_PARAMS = hazptrtorture.torture_type=$(TORTURE_TYPE)
 STRESS_PARAMS = hazptr_job=stress hazptr_stress=--cpu,$(SMP),--procfs,1,--close,1,--dup,1,-t,10s,--metrics-brief
 
-.PHONY: all deps prepare kernel initramfs boot test check-series clean distclean
+.PHONY: all deps prepare kernel initramfs boot test soak check-series bench-refscale clean distclean
 
 all: prepare
 	@mkdir -p results
@@ -77,8 +82,15 @@ boot:
 test: prepare
 	scripts/run-tests.sh
 
+# The whole matrix, every torture boot DURATION seconds long (default 600).
+soak: prepare
+	TEST_DURATION=$(SOAK_DURATION) scripts/run-tests.sh
+
 check-series: prepare
 	scripts/check-series.sh
+
+bench-refscale: prepare
+	scripts/bench-refscale.sh
 
 clean:
 	rm -rf work/build results

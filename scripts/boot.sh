@@ -48,22 +48,31 @@ accel=${ACCEL:-$QEMU_ACCEL}
 need "$QEMU_BIN" "$QEMU_PACKAGE"
 need timeout coreutils
 
+kdir=
 if [ -f "$kernel" ]; then
 	image=$kernel kname=$(basename "$kernel")
 else
 	check_kernel "$kernel"
-	image=$BUILD/$kernel/$QEMU_IMAGE kname=$kernel
+	kdir=$BUILD/$kernel
+	image=$kdir/$QEMU_IMAGE kname=$kernel
 	[ -f "$image" ] || die "kernel '$kernel' is not built: $image missing (run scripts/build.sh $kernel)"
 fi
 [ -f "$INITRAMFS" ] || die "$INITRAMFS missing (run scripts/initramfs.sh)"
 
 log=${log:-$RESULTS/$name.log}
 mkdir -p "$(dirname "$log")"
+# Modules built with the kernel (build.sh) go in a second archive.
+initrd=$INITRAMFS
+if [ -n "$kdir" ] && [ -f "$kdir/modules.cpio.gz" ]; then
+	initrd=$(mktemp "${TMPDIR:-/tmp}/hazptr-initrd.XXXXXX")
+	trap 'rm -f "$initrd"' EXIT
+	cat "$INITRAMFS" "$kdir/modules.cpio.gz" >"$initrd"
+fi
 # panic=-1: a panic reboots at once, and -no-reboot turns that into an exit.
 append="console=$QEMU_CONSOLE panic=-1 $*"
 cmd=("$QEMU_BIN" -accel "$accel" -machine "$QEMU_MACHINE" -cpu "$QEMU_CPU"
 	-smp "$smp" -m "$mem" -nographic -no-reboot ${QEMU_EXTRA:-}
-	-kernel "$image" -initrd "$INITRAMFS" -append "$append")
+	-kernel "$image" -initrd "$initrd" -append "$append")
 {
 	echo "# boot.sh: test=$name kernel=$kname smp=$smp mem=$mem accel=$accel timeout=${timeout}s"
 	echo "# boot.sh: cmdline: $append"

@@ -7,7 +7,8 @@
 #
 # Compiles with CC="ccache gcc" (CCACHE_DIR defaults to ~/.cache/ccache, which
 # 'make clean' keeps) and JOBS=3 parallel jobs. Prints the image path on
-# stdout. On failure: the last 40 lines of $BUILD/NAME/build.log.
+# stdout. On failure: the last 40 lines of $BUILD/NAME/build.log. A kernel
+# with CONFIG_MODULES=y also gets $BUILD/NAME/modules.cpio.gz.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/pipeline.sh"
@@ -38,5 +39,20 @@ if ! make -C "$TREE" O="$out" -j"$JOBS" CC="$KCC" bzImage >"$log" 2>&1; then
 fi
 image=$out/arch/x86/boot/bzImage
 [ -f "$image" ] || die "build of '$name' succeeded but $image is missing"
+# A kernel with modules gets them as a second cpio archive, which boot.sh
+# appends to the initramfs (the kernel unpacks concatenated archives).
+rm -f "$out/modules.cpio.gz"
+if grep -qx 'CONFIG_MODULES=y' "$out/.config"; then
+	need depmod kmod
+	need cpio cpio
+	rm -rf "$out/modroot"
+	if ! { make -C "$TREE" O="$out" -j"$JOBS" CC="$KCC" modules &&
+	       make -C "$TREE" O="$out" INSTALL_MOD_PATH="$out/modroot" INSTALL_MOD_STRIP=1 modules_install; } >>"$log" 2>&1; then
+		tail -40 "$log" >&2
+		die "modules of kernel '$name' failed to build (log: $log)"
+	fi
+	(cd "$out/modroot" && find . | LC_ALL=C sort | cpio --quiet -o -H newc -R 0:0 | gzip -9n) \
+		>"$out/modules.cpio.gz" || die "cannot pack the modules of '$name'"
+fi
 note "built $name in $(( $(date +%s) - start ))s: $image"
 echo "$image"

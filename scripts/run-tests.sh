@@ -10,7 +10,7 @@
 # table, then as its last line "N passed, N failed"; exits 1 on any failure.
 # SMP (default 2), ACCEL, STAT_INTERVAL (default 10) and TIMEOUT (overrides
 # the per-test 2 x DURATION + 60 s) are passed on; TESTS_LIST picks another
-# matrix file.
+# matrix file; TEST_DURATION replaces every test's DURATION (make soak).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/pipeline.sh"
@@ -20,6 +20,7 @@ list=${TESTS_LIST:-$CONFIGS/tests.list}
 stat_interval=${STAT_INTERVAL:-10}
 is_uint "$stat_interval" STAT_INTERVAL
 [ -z "${TIMEOUT:-}" ] || is_uint "$TIMEOUT" TIMEOUT
+[ -z "${TEST_DURATION:-}" ] || is_uint "$TEST_DURATION" TEST_DURATION
 export SMP=${SMP:-2}
 is_uint "$SMP" SMP
 
@@ -69,7 +70,7 @@ initramfs=ok
 
 mkdir -p "$RESULTS"
 for tname in "${selected[@]}"; do
-	k=${t_kernel[$tname]} d=${t_duration[$tname]} expect=${t_expect[$tname]}
+	k=${t_kernel[$tname]} d=${TEST_DURATION:-${t_duration[$tname]}} expect=${t_expect[$tname]}
 	params=${t_params[$tname]}
 	if [ "${built[$k]}" != ok ]; then fail "$tname" "kernel $k did not build"; continue; fi
 	if [ "$initramfs" != ok ]; then fail "$tname" "initramfs did not build"; continue; fi
