@@ -37,6 +37,7 @@ for f in "$tmp"/*.patch; do
 	[ -e "$f" ] || break
 	name=$(basename "$f" .patch)
 	d=${dir_of[${name#*-}]:-${NEW_DIR:-$prev}}
+	mkdir -p "$TOP/patches/$d"
 	mv "$f" "$TOP/patches/$d/"
 	prev=$d
 	n=$((n + 1))

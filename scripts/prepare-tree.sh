@@ -21,8 +21,13 @@ while [ $# -gt 0 ]; do
 	esac
 	shift
 done
+# A series directory may be empty (git keeps no empty directories, so a
+# fresh clone may not have it at all): only the name is checked.
 for d in $dirs; do
-	[ -d "$TOP/patches/$d" ] || die "unknown series directory '$d' (known: $SERIES_DIRS)"
+	case " $SERIES_DIRS " in
+	*" $d "*) ;;
+	*) die "unknown series directory '$d' (known: $SERIES_DIRS)" ;;
+	esac
 done
 
 need git git
