@@ -1,11 +1,12 @@
 # SPDX-License-Identifier: GPL-2.0
 # Hazard pointers for Linux 6.12: build a kernel with the series, boot it
-# under QEMU (TCG), run the torture test and a stress-ng smoke, check logs.
+# under QEMU (TCG), run the torture test and the user workloads, check logs.
 #
 #   make [all]       prepare the tree, build KERNEL, build the initramfs, boot
-#                    the TORTURE_TYPE torture test for DURATION s and a short
-#                    stress-ng smoke, print the summary; exits 0 only when the
-#                    test says SUCCESS and both logs are clean
+#                    the TORTURE_TYPE torture test for DURATION s, then the
+#                    user workloads (stress-ng procfs+tun, close+dup, and the
+#                    fd table expansion latency), print the summary; exits 0
+#                    only when the test says SUCCESS and both logs are clean
 #   make test        the matrix of configs/tests.list (TESTS= for a subset)
 #   make soak        the same matrix with every torture boot DURATION seconds
 #                    long (default 600 for soak)
@@ -16,6 +17,10 @@
 #                    every patch prefix (not part of make test: ~1 min a patch)
 #   make bench-refscale  ns per reader section of rcu, srcu, refcnt, hazptr
 #                    (refscale, one boot of the 'bench' kernel)
+#   make bench-users the converted users against the tree without them:
+#                    stress-ng bogo-ops/s, expand_fdtable() latency,
+#                    sysctl_lock contention (interleaved boots, ~40 min)
+#   make bench       both
 #   make clean       remove work/build and results/ (keeps the tree, ccache)
 #   make distclean   also remove the ccache and initramfs; the kernel tree
 #                    work/linux only with FORCE=1
@@ -47,14 +52,18 @@ $(if $(wildcard configs/kernels/$(KERNEL)),,$(error unknown KERNEL '$(KERNEL)' (
 
 BOOT_TIMEOUT = $(or $(TIMEOUT),$(shell echo $$((2 * $(DURATION) + 60))))
 TORTURE_PARAMS = hazptrtorture.torture_type=$(TORTURE_TYPE)
-STRESS_PARAMS = hazptr_job=stress hazptr_stress=--cpu,$(SMP),--procfs,1,--close,1,--dup,1,-t,10s,--metrics-brief
+# The user workloads: /proc/sys read while tun devices register and
+# unregister sysctl tables (sysctl conversion); shared fd tables grown
+# while fds are installed, and the expand_fdtable() latency (fd conversion).
+USERS_PARAMS = hazptr_job=stress,fdexpand hazptr_fdexpand=13 \
+	hazptr_stress=--procfs,$(SMP),--tun,$(SMP),--close,$(SMP),--dup,$(SMP),-t,15s,--metrics-brief
 
-.PHONY: all deps prepare kernel initramfs boot test soak check-series bench-refscale clean distclean
+.PHONY: all deps prepare kernel initramfs boot test soak check-series bench bench-refscale bench-users clean distclean
 
 all: prepare
 	@mkdir -p results
 	@{ echo "torture-$(TORTURE_TYPE) $(KERNEL) SUCCESS $(DURATION) $(TORTURE_PARAMS)"; \
-	   echo "stress-smoke $(KERNEL) - 30 $(STRESS_PARAMS)"; } >results/main.list
+	   echo "users $(KERNEL) - 60 $(USERS_PARAMS)"; } >results/main.list
 	TESTS_LIST=results/main.list $(if $(TIMEOUT),TIMEOUT=$(TIMEOUT)) TESTS= scripts/run-tests.sh
 
 deps:
@@ -91,6 +100,12 @@ check-series: prepare
 
 bench-refscale: prepare
 	scripts/bench-refscale.sh
+
+# A/B of the user conversions: the tree with and without patches/users/.
+bench-users: prepare
+	scripts/bench-users.sh
+
+bench: bench-refscale bench-users
 
 clean:
 	rm -rf work/build results

@@ -1,12 +1,17 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# Reader cost of hazard pointers beside RCU, SRCU and a reference count:
-# one boot of the 'bench' kernel loads refscale once per mechanism and reader
-# count, and a table of ns per read section (median over NRUNS runs) with the
-# ratios to rcu and refcnt is printed and written to results/bench/refscale.csv.
+# Reader and updater cost of hazard pointers beside RCU, SRCU and a
+# reference count, in one boot of the 'bench' kernel:
+#  - refscale loaded once per mechanism and reader count: ns per read
+#    section (median over NRUNS runs) with the ratios to rcu and refcnt,
+#    results/bench/refscale.csv;
+#  - refscale with sync_calls=SYNC_CALLS for rcu, srcu and hazptr, readers
+#    running on every CPU: latency of hazptr_synchronize(), synchronize_rcu()
+#    and synchronize_rcu_expedited() (and SRCU's), median and p99 in us,
+#    results/bench/sync.csv.
 #
 #   bench-refscale.sh      TYPES="rcu srcu refcnt hazptr" READERS="1 2"
-#                          NRUNS=9 LOOPS=20000 SMP=2
+#                          NRUNS=9 LOOPS=20000 SMP=2 SYNC_CALLS=1000
 # Under TCG only the ratios mean something.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -17,6 +22,8 @@ readers=${READERS:-1 2}
 nruns=${NRUNS:-9}
 loops=${LOOPS:-20000}
 smp=${SMP:-2}
+sync_calls=${SYNC_CALLS:-1000}
+is_uint "$sync_calls" SYNC_CALLS
 is_uint "$nruns" NRUNS
 is_uint "$loops" LOOPS
 is_uint "$smp" SMP
@@ -37,7 +44,8 @@ mkdir -p "$out"
 log=$out/refscale.log
 comma() { echo "$*" | tr ' ' ','; }
 "$TOP/scripts/boot.sh" -k bench -n refscale -s "$smp" -t "${TIMEOUT:-1800}" -l "$log" -- \
-	hazptr_job=refscale hazptr_refscale="$(comma $types)" \
+	hazptr_job=refscale,syncscale hazptr_refscale="$(comma $types)" \
+	hazptr_syncscale=rcu,srcu,hazptr hazptr_sync_calls="$sync_calls" hazptr_sync_readers="$smp" \
 	hazptr_refscale_readers="$(comma $readers)" \
 	hazptr_refscale_args="nruns=$nruns,loops=$loops" >/dev/null
 "$TOP/scripts/check-log.sh" "$log" >/dev/null || {
@@ -66,4 +74,21 @@ awk -F, 'NR > 1 { ns[$1, $2] = $4; if (!($2 in seen)) { seen[$2] = 1; order[++nr
 					(ref > 0 && x != "" ? sprintf("%.2fx", x / ref) : "-")
 			}
 	}' "$csv"
-echo "(csv: ${csv#"$TOP"/}, log: ${log#"$TOP"/})"
+
+scsv=$out/sync.csv
+echo "type,sync,nreaders,calls,median_ns,p90_ns,p99_ns,max_ns" >"$scsv"
+tr -d '\r' <"$log" | grep -o 'SYNC-LATENCY .*' |
+	awk '{ for (i = 2; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
+	       print v["type"] "," v["sync"] "," v["nreaders"] "," v["calls"] "," v["median_ns"] "," v["p90_ns"] "," v["p99_ns"] "," v["max_ns"] }' >>"$scsv"
+[ "$(wc -l <"$scsv")" -gt 1 ] || die "no SYNC-LATENCY results in $log"
+echo
+echo "update side: $sync_calls calls each, $smp readers running (TCG: compare ratios only)"
+awk -F, 'NR > 1 { name = ($1 == "hazptr" ? "hazptr_synchronize" : ($1 == "rcu" ? "synchronize_rcu" : "synchronize_srcu") ($2 == "sync_exp" ? "_expedited" : ""))
+		 n[++k] = name; m[k] = $5 / 1000; p[k] = $7 / 1000; if ($1 == "hazptr") hm = $5 / 1000 }
+	END {
+		printf "%-30s %12s %12s %14s\n", "function", "median_us", "p99_us", "vs hazptr"
+		for (i = 1; i <= k; i++)
+			printf "%-30s %12.1f %12.1f %13.1fx\n", n[i], m[i], p[i], (hm > 0 ? m[i] / hm : 0)
+	}' "$scsv"
+"$TOP/scripts/plot.sh" "$out" || note "no plots (gnuplot missing?)"
+echo "(csv: ${csv#"$TOP"/} ${scsv#"$TOP"/}, log: ${log#"$TOP"/})"

@@ -10,6 +10,8 @@
 #  - QEMU not having exited by itself (boot.sh's footer rc=N, N != 0)
 #  - a stress-ng job that did not end, or ended with rc != 0
 #    (HAZPTR-STRESS-BEGIN ... HAZPTR-STRESS-END rc=N)
+#  - a job of /init that failed ("HAZPTR-INIT: error: ...", or a result
+#    line "HAZPTR-<JOB> ... error=...")
 #  - KUnit output (KTAP) with a "not ok" line, or without "# Totals: pass:N
 #    fail:0"; a warning a KUnit test announces with "expect one WARNING:
 #    TEXT" is not a splat
@@ -95,14 +97,24 @@ if [ -n "$qrc" ] && [ "$qrc" != 0 ]; then
 	fi
 fi
 
-if printf '%s\n' "$body" | grep -q '^HAZPTR-STRESS-BEGIN'; then
-	src=$(printf '%s\n' "$body" | sed -n 's/^HAZPTR-STRESS-END rc=\([0-9]*\).*/\1/p' | tail -1)
-	if [ -z "$src" ]; then
+nbegin=$(printf '%s\n' "$body" | grep -c '^HAZPTR-STRESS-BEGIN' || true)
+if [ "$nbegin" -gt 0 ]; then
+	rcs=$(printf '%s\n' "$body" | sed -n 's/^HAZPTR-STRESS-END rc=\([0-9]*\).*/\1/p')
+	src=$(printf '%s\n' "$rcs" | grep -v '^0$' | head -1 || true)
+	if [ "$(printf '%s\n' "$rcs" | grep -c .)" -lt "$nbegin" ]; then
 		problems+=("stress-ng did not finish")
-	elif [ "$src" != 0 ]; then
+	elif [ -n "$src" ]; then
 		problems+=("stress-ng rc=$src")
 		offending+=$(grepn 'stress-ng: (fail|error)|HAZPTR-STRESS-END' | head -10)$'\n'
 	fi
+fi
+
+# A job of /init that failed (unknown job, missing parameter, a benchmark
+# program's error).
+joberr=$(grepn '^HAZPTR-INIT: error:|^HAZPTR-[A-Z]+ .*error=' | head -10)
+if [ -n "$joberr" ]; then
+	problems+=("guest job error")
+	offending+=$joberr$'\n'
 fi
 
 # KUnit (KTAP) results, when the kernel ran KUnit tests: none may fail.

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # Build the guest's initramfs ($WORK/initramfs.cpio.gz): busybox-static with
 # its applet links, stress-ng with every library ldd lists and the dynamic
-# loader, and scripts/guest-init as /init.
+# loader, the programs of guest/ (static), and scripts/guest-init as /init.
 #
 #   initramfs.sh [OUTPUT]
 #
@@ -46,6 +46,15 @@ libs=$(ldd "$STRESS_NG" | awk '$2 == "=>" && $3 ~ /^\// { print $3 } $1 ~ /^\// 
 for lib in $libs; do
 	mkdir -p "$root/$(dirname "$lib")"
 	cp -L "$lib" "$root/$lib" || die "cannot copy $lib"
+done
+
+# The guest's own benchmark programs (guest/*.c), linked statically.
+need gcc build-essential
+for src in "$TOP"/guest/*.c; do
+	[ -e "$src" ] || continue
+	bin=$root/usr/bin/$(basename "$src" .c)
+	gcc -O2 -Wall -static -pthread -o "$bin" "$src" ||
+		die "cannot build $(basename "$src") (static glibc: package 'libc6-dev')"
 done
 
 # The kernel opens /dev/console before devtmpfs is mounted.

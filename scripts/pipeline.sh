@@ -7,6 +7,10 @@ INITRAMFS=${INITRAMFS:-$WORK/initramfs.cpio.gz}
 # Compiler cache: ccache's own default (~/.cache/ccache) unless CCACHE_DIR
 # is set, so that every clone and 'make clean' keep it.
 export CCACHE_DIR=${CCACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/ccache}
+# Paths under the clone are hashed relative to the build directory, so
+# that clones in other places (CI, work trees of check-series) share hits.
+export CCACHE_BASEDIR=${CCACHE_BASEDIR:-$TOP}
+export CCACHE_NOHASHDIR=${CCACHE_NOHASHDIR:-true}
 JOBS=${JOBS:-3}
 KCC=${KCC:-ccache gcc}
 

@@ -14,7 +14,9 @@
 #                 without the prefix
 #   STRESS        stress-ng's result: rc=N, then stressor=bogo-ops/s (real
 #                 time) per stressor of --metrics-brief, from the lines
-#                 between HAZPTR-STRESS-BEGIN and HAZPTR-STRESS-END
+#                 between HAZPTR-STRESS-BEGIN and HAZPTR-STRESS-END; and
+#                 fdexpand(n=N)=MEDIANus,p99=Xus, expand_fdtable() latency
+#                 from the fdexpand job (guest/fdexpand.c)
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -40,8 +42,9 @@ row() {
 	ops=$(printf '%s\n' "$body" | grep -E -- '-torture: Ops:' | tail -1 |
 		sed 's/.*-torture: Ops:[[:space:]]*//' | tr -s ' \t' ' ' | sed 's/ $//' || true)
 	stress=$(printf '%s\n' "$body" | awk '
-		/^HAZPTR-STRESS-BEGIN/ { in_s = 1; out = ""; rc = "?"; next }
-		/^HAZPTR-STRESS-END/ { in_s = 0; sub(/.*rc=/, ""); rc = $0; done = 1; next }
+		/^HAZPTR-STRESS-BEGIN/ { in_s = 1; next }
+		# Several runs: the first non-zero rc, the stressors of all.
+		/^HAZPTR-STRESS-END/ { in_s = 0; sub(/.*rc=/, ""); if (rc == "" || rc == "0") rc = $0; done = 1; next }
 		in_s && /stress-ng: [a-z]+: +\[[0-9]+\] / {
 			# stressor, bogo ops, real, usr, sys, ops/s (real), ops/s (usr+sys)
 			n = split($0, f, /[ \t]+/)
@@ -50,6 +53,9 @@ row() {
 				out = out (out == "" ? "" : " ") f[i + 1] "=" f[i + 6]
 		}
 		END { if (done || in_s) printf "rc=%s%s%s", (done ? rc : "none"), (out == "" ? "" : " "), out }')
+	fdx=$(printf '%s\n' "$body" | grep -E '^HAZPTR-FDEXPAND ' | tail -1 |
+		sed -n 's/.* n=\([0-9]*\) median_us=\([^ ]*\) .*p99_us=\([^ ]*\).*/fdexpand(n=\1)=\2us,p99=\3us/p' || true)
+	[ -z "$fdx" ] || stress=${stress:+$stress }$fdx
 	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$test" "${kernel:--}" "${verdict:--}" \
 		"${check:--}" "${pipe:--}" "${ops:--}" "${stress:--}"
 }

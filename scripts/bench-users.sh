@@ -1,0 +1,169 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# A/B of the user conversions (patches/users/) against the same tree without
+# them, in one run: on a shared TCG host only ratios are stable.
+#
+#   bench-users.sh      PAIRS=5 CPUS="1 2" STRESS_SECS=10 ROUNDS=25
+#                       LOCKSTAT=1
+#
+# Builds the 'bench' kernel twice in a second work tree ($WORK/ab/linux, a
+# git worktree of $TREE, built in $WORK/ab/build, laid out like $WORK so that
+# ccache hits what the main tree compiled): 'base' is the series up to the
+# last patch of patches/torture/, 'users' the whole series. Then boots them
+# interleaved, base users base users ..., PAIRS pairs at each guest CPU count
+# of CPUS; every boot runs stress-ng's procfs, close and dup stressors one
+# after the other for STRESS_SECS each (N instances, N = CPUs) and fdexpand
+# (guest/fdexpand.c: ROUNDS x 4 expand_fdtable() calls on a shared table).
+# With LOCKSTAT=1 the 'lockstat' kernel (CONFIG_LOCK_STAT) is built the same
+# way and booted once per side to count sysctl_lock contentions under the
+# procfs stressor at the largest CPU count.
+#
+# Writes results/bench/users.csv (kernel,cpus,pair,stressor,bogo_ops_s),
+# fdexpand.csv (kernel,cpus,pair,n,median_us,p90_us,p99_us,max_us),
+# lockstat.csv, the logs, and prints the table of medians and of the median
+# per-pair ratio users/base.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/pipeline.sh"
+
+pairs=${PAIRS:-5} cpus=${CPUS:-1 2} secs=${STRESS_SECS:-10} rounds=${ROUNDS:-25}
+lockstat=${LOCKSTAT:-1}
+is_uint "$pairs" PAIRS
+is_uint "$secs" STRESS_SECS
+is_uint "$rounds" ROUNDS
+for c in $cpus; do is_uint "$c" CPUS; done
+case $lockstat in 0|1) ;; *) die "LOCKSTAT must be 0 or 1, not '$lockstat'" ;; esac
+[ -d "$TREE/.git" ] || die "no kernel tree at $TREE (run 'make prepare')"
+nusers=$(series_files users | wc -l)
+[ "$nusers" -gt 0 ] || die "patches/users/ has no patch: nothing to compare"
+nbase=$(series_files core torture | wc -l)
+base_rev=$(git -C "$TREE" rev-list --reverse base..HEAD | sed -n "${nbase}p")
+[ -n "$base_rev" ] || die "$TREE has fewer than $nbase commits on top of base (run 'make prepare')"
+users_rev=$(git -C "$TREE" rev-parse HEAD)
+
+ab=$WORK/ab/linux
+mkdir -p "$WORK/ab"
+[ -e "$ab/.git" ] || git -C "$TREE" worktree add -q --detach "$ab" "$base_rev" ||
+	die "cannot create the work tree $ab"
+out=$RESULTS/bench
+mkdir -p "$out"
+
+# build_ab KERNEL: $WORK/ab/KERNEL.base and KERNEL.users, the images of the
+# two sides (the second build is incremental: a few files differ).
+build_ab() {
+	local k=$1 side rev img
+	# users first: the main tree's build of the same kernel is in ccache.
+	for side in users base; do
+		rev=$base_rev; [ $side = users ] && rev=$users_rev
+		git -C "$ab" checkout -q --detach "$rev" || die "cannot check out $rev in $ab"
+		img=$(TREE=$ab BUILD=$WORK/ab/build "$TOP/scripts/build.sh" "$k") ||
+			die "the $side side of kernel '$k' did not build"
+		cp "$img" "$WORK/ab/$k.$side"
+		note "$k.$side: $(git -C "$ab" log -1 --format='%h %s')"
+	done
+}
+build_ab bench
+[ "$lockstat" = 0 ] || build_ab lockstat
+"$TOP/scripts/initramfs.sh"
+
+# boot_side NAME KERNEL-IMAGE CPUS PARAMS...: one checked boot.
+boot_side() {
+	local name=$1 image=$2 n=$3 log
+	shift 3
+	log=$out/$name.log
+	"$TOP/scripts/boot.sh" -k "$image" -n "$name" -s "$n" -t "${TIMEOUT:-900}" -l "$log" -- "$@" >/dev/null ||
+		die "boot $name failed (log: ${log#"$TOP"/})"
+	"$TOP/scripts/check-log.sh" "$log" >/dev/null || {
+		"$TOP/scripts/check-log.sh" "$log" || true
+		die "boot $name: log not clean"
+	}
+	echo "$log"
+}
+
+# bogo_ops LOG: "stressor ops/s" per stressor of --metrics-brief.
+bogo_ops() {
+	tr -d '\r' <"$1" | awk '/stress-ng: [a-z]+: +\[[0-9]+\] / {
+		n = split($0, f, /[ \t]+/)
+		for (i = 1; i <= n; i++) if (f[i] ~ /^\[[0-9]+\]$/) break
+		if (n - i == 7 && f[i + 2] ~ /^[0-9]+$/ && f[i + 6] ~ /^[0-9.]+$/) print f[i + 1], f[i + 6]
+	}'
+}
+
+echo "kernel,cpus,pair,stressor,bogo_ops_s" >"$out/users.csv"
+echo "kernel,cpus,pair,n,median_us,p90_us,p99_us,max_us" >"$out/fdexpand.csv"
+for n in $cpus; do
+	stress=$(printf -- "--%s,$n,-t,${secs}s,--metrics-brief+" procfs close dup)
+	stress=${stress%+}
+	for p in $(seq "$pairs"); do
+		for side in base users; do
+			log=$(boot_side "users-$side-${n}cpu-$p" "$WORK/ab/bench.$side" "$n" \
+				hazptr_job=stress,fdexpand hazptr_stress="$stress" hazptr_fdexpand="$rounds")
+			bogo_ops "$log" | while read -r s v; do echo "$side,$n,$p,$s,$v"; done >>"$out/users.csv"
+			tr -d '\r' <"$log" | sed -n 's/^HAZPTR-FDEXPAND //p' | awk -v k="$side" -v c="$n" -v p="$p" '
+				{ for (i = 1; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
+				  print k "," c "," p "," v["n"] "," v["median_us"] "," v["p90_us"] "," v["p99_us"] "," v["max_us"] }' \
+				>>"$out/fdexpand.csv"
+			note "$side ${n}cpu pair $p: $(bogo_ops "$log" | tr '\n' ' ')"
+		done
+	done
+done
+
+if [ "$lockstat" = 1 ]; then
+	n=$(echo "$cpus" | tr ' ' '\n' | sort -n | tail -1)
+	echo "kernel,cpus,contentions,acquisitions,procfs_bogo_ops_s" >"$out/lockstat.csv"
+	for side in base users; do
+		log=$(boot_side "lockstat-$side-${n}cpu" "$WORK/ab/lockstat.$side" "$n" \
+			hazptr_job=stress,lockstat hazptr_lockstat=sysctl_lock \
+			hazptr_stress=--procfs,"$n",-t,"$secs"s,--metrics-brief)
+		# The class line: name: con-bounces contentions waittime-min
+		# -max -total -avg acq-bounces acquisitions ...
+		tr -d '\r' <"$log" | awk -v k="$side" -v c="$n" -v ops="$(bogo_ops "$log" | awk '{print $2}')" '
+			/^HAZPTR-LOCKSTAT-BEGIN/ { t = 1; next } /^HAZPTR-LOCKSTAT-END/ { t = 0 }
+			t && $1 == "sysctl_lock:" { print k "," c "," $3 "," $9 "," ops; found = 1 }
+			END { if (!found) print k "," c ",not listed,not listed," ops }' >>"$out/lockstat.csv"
+	done
+fi
+
+echo
+echo "A/B of the user conversions: base = series without patches/users, users = whole series"
+echo "(TCG guest: compare ratios only; ${pairs} interleaved pairs; ratio = median of per-pair users/base)"
+awk -F, 'NR > 1 { v[$1, $2, $3, $4] = $5; key[$2 "," $4] = 1; if ($3 > np) np = $3 }
+	END {
+		printf "%-10s %5s %14s %14s %12s\n", "stressor", "cpus", "base ops/s", "users ops/s", "users/base"
+		for (k in key) {
+			split(k, kk, ","); c = kk[1]; s = kk[2]; nb = nu = nr = 0
+			for (p = 1; p <= np; p++) {
+				b = v["base", c, p, s]; u = v["users", c, p, s]
+				if (b != "") B[++nb] = b
+				if (u != "") U[++nu] = u
+				if (b > 0 && u != "") R[++nr] = u / b
+			}
+			printf "%-10s %5s %14.2f %14.2f %11.3fx\n", s, c, med(B, nb), med(U, nu), med(R, nr)
+		}
+	}
+	function med(a, n,   i, j, t) {
+		for (i = 2; i <= n; i++) for (j = i; j > 1 && a[j - 1] > a[j]; j--) { t = a[j]; a[j] = a[j - 1]; a[j - 1] = t }
+		return n ? (n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2) : 0
+	}' "$out/users.csv" | { read -r h; echo "$h"; sort; }
+echo
+echo "expand_fdtable() with a shared table (fdexpand), us; medians over the boots of each side:"
+awk -F, 'NR > 1 { k = $1 " " $2; n[k] += $4; m[k, ++c[k]] = $5; q[k, c[k]] = $7 }
+	END {
+		printf "%-6s %5s %8s %12s %10s\n", "kernel", "cpus", "calls", "median_us", "p99_us"
+		for (k in c) {
+			for (i = 1; i <= c[k]; i++) { M[i] = m[k, i]; Q[i] = q[k, i] }
+			split(k, kk, " ")
+			printf "%-6s %5s %8d %12.1f %10.1f\n", kk[1], kk[2], n[k], med(M, c[k]), med(Q, c[k])
+		}
+	}
+	function med(a, n,   i, j, t) {
+		for (i = 2; i <= n; i++) for (j = i; j > 1 && a[j - 1] > a[j]; j--) { t = a[j]; a[j] = a[j - 1]; a[j - 1] = t }
+		return n ? (n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2) : 0
+	}' "$out/fdexpand.csv" | { read -r h; echo "$h"; sort -k2,2n -k1,1; }
+if [ "$lockstat" = 1 ]; then
+	echo
+	echo "sysctl_lock under stress-ng --procfs (CONFIG_LOCK_STAT kernel):"
+	column -t -s, "$out/lockstat.csv"
+fi
+"$TOP/scripts/plot.sh" "$out" || note "no plots (gnuplot missing?)"
+echo "(csv, png and logs: ${out#"$TOP"/}/)"

@@ -1,0 +1,69 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# PNG plots of the benchmark CSVs in DIR (default results/bench), one per
+# CSV present, with gnuplot:
+#   refscale.png  ns per read section per mechanism, one cluster per reader
+#                 count (refscale.csv)
+#   sync.png      median and p99 latency of each synchronize function, log
+#                 scale (sync.csv)
+#   users.png     stress-ng bogo-ops/s, base vs users, median over the
+#                 pairs, per stressor and CPU count (users.csv)
+#   fdexpand.png  expand_fdtable() median and p99 per side and CPU count,
+#                 log scale (fdexpand.csv)
+#
+#   plot.sh [DIR]
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+dir=${1:-$RESULTS/bench}
+[ -d "$dir" ] || die "no benchmark results in $dir (run 'make bench')"
+need gnuplot gnuplot-nox
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# median of column $2 per key $1 (awk helper for the pair CSVs).
+MED='function med(a, n,   i, j, t) {
+	for (i = 2; i <= n; i++) for (j = i; j > 1 && a[j - 1] > a[j]; j--) { t = a[j]; a[j] = a[j - 1]; a[j - 1] = t }
+	return n ? (n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2) : 0
+}'
+
+plot() {	# plot NAME GNUPLOT-COMMANDS
+	gnuplot -e "set terminal pngcairo size 900,500 noenhanced; set output '$dir/$1.png'; $2" ||
+		die "gnuplot failed on $1"
+	note "wrote ${dir#"$TOP"/}/$1.png"
+}
+
+if [ -f "$dir/refscale.csv" ]; then
+	# rows: type; columns: ns at each reader count.
+	awk -F, 'NR > 1 { v[$1, $2] = $4; if (!($1 in t)) { t[$1]; to[++nt] = $1 } if (!($2 in r)) { r[$2]; ro[++nr] = $2 } }
+		END { printf "type"; for (j = 1; j <= nr; j++) printf " %s_readers", ro[j]; print ""
+		      for (i = 1; i <= nt; i++) { printf "%s", to[i]; for (j = 1; j <= nr; j++) printf " %s", (v[to[i], ro[j]] == "" ? "-" : v[to[i], ro[j]]); print "" } }' \
+		"$dir/refscale.csv" >"$tmp/refscale.dat"
+	ncol=$(head -1 "$tmp/refscale.dat" | wc -w)
+	plot refscale "set title 'refscale: ns per read section (median of runs; TCG guest)'; set ylabel 'ns'; set style data histograms; set style fill solid border -1; set key top left autotitle columnhead; set yrange [0:*]; plot for [c=2:$ncol] '$tmp/refscale.dat' using c:xtic(1)"
+fi
+
+if [ -f "$dir/sync.csv" ]; then
+	awk -F, 'NR > 1 { n = ($1 == "hazptr" ? "hazptr_synchronize" : ($1 == "rcu" ? "synchronize_rcu" : "synchronize_srcu") ($2 == "sync_exp" ? "_exp" : ""))
+		print n, $5 / 1000, $7 / 1000 }' "$dir/sync.csv" >"$tmp/sync.dat"
+	plot sync "set title 'synchronize latency with readers running (TCG guest)'; set ylabel 'us (log)'; set logscale y; set style data histograms; set style fill solid border -1; set xtics rotate by -20; plot '$tmp/sync.dat' using 2:xtic(1) title 'median', '' using 3 title 'p99'"
+fi
+
+if [ -f "$dir/users.csv" ]; then
+	awk -F, "$MED"'
+		NR > 1 { k = $4 "/" $2 "cpu"; if (!(k in seen)) { seen[k]; ko[++nk] = k }
+			 if ($1 == "base") b[k, ++nb[k]] = $5; else u[k, ++nu[k]] = $5 }
+		END { for (i = 1; i <= nk; i++) { k = ko[i]
+			for (j = 1; j <= nb[k]; j++) B[j] = b[k, j]; for (j = 1; j <= nu[k]; j++) U[j] = u[k, j]
+			print k, med(B, nb[k]), med(U, nu[k]) } }' "$dir/users.csv" >"$tmp/users.dat"
+	plot users "set title 'stress-ng bogo-ops/s: base vs hazptr users (median of pairs; TCG guest)'; set ylabel 'bogo-ops/s (log)'; set logscale y; set style data histograms; set style fill solid border -1; plot '$tmp/users.dat' using 2:xtic(1) title 'base', '' using 3 title 'users'"
+fi
+
+if [ -f "$dir/fdexpand.csv" ]; then
+	awk -F, "$MED"'
+		NR > 1 { k = $1 "/" $2 "cpu"; if (!(k in seen)) { seen[k]; ko[++nk] = k }; m[k, ++c[k]] = $5; p[k, c[k]] = $7 }
+		END { for (i = 1; i <= nk; i++) { k = ko[i]
+			for (j = 1; j <= c[k]; j++) { M[j] = m[k, j]; P[j] = p[k, j] }
+			print k, med(M, c[k]), med(P, c[k]) } }' "$dir/fdexpand.csv" >"$tmp/fdexpand.dat"
+	plot fdexpand "set title 'expand_fdtable() with a shared table (TCG guest)'; set ylabel 'us (log)'; set logscale y; set style data histograms; set style fill solid border -1; plot '$tmp/fdexpand.dat' using 2:xtic(1) title 'median', '' using 3 title 'p99'"
+fi
