@@ -55,9 +55,15 @@ else
 	selected=("${order[@]}")
 fi
 
-passed=0 failed=0 logs=()
+passed=0 failed=0 logs=() failures=()
 pass() { echo "PASS $1"; passed=$((passed + 1)); }
-fail() { echo "FAIL $1 ($2)"; failed=$((failed + 1)); }
+# fail NAME REASON [FIRST-OFFENDING-LINE]: the failures are repeated after
+# the summary table, so that the end of the output alone says what broke.
+fail() {
+	echo "FAIL $1 ($2)"
+	failed=$((failed + 1))
+	failures+=("FAIL $1 ($2)${3:+: $3}")
+}
 
 # Build each kernel once, the initramfs once.
 declare -A built
@@ -111,13 +117,18 @@ for tname in "${selected[@]}"; do
 		pass "$tname"
 	else
 		echo "$out" | tail -n +2
-		fail "$tname" "$(echo "$out" | head -1 | sed "s|^FAIL-LOG $log: ||")"
+		fail "$tname" "$(echo "$out" | head -1 | sed "s|^FAIL-LOG $log: ||")" \
+			"$(echo "$out" | sed -n '/^---- offending lines/{n;p;q}')"
 	fi
 done
 
 if [ ${#logs[@]} -gt 0 ]; then
 	echo
 	"$TOP/scripts/summary.sh" "${logs[@]}" || true
+fi
+if [ ${#failures[@]} -gt 0 ]; then
+	echo
+	printf '%s\n' "${failures[@]}"
 fi
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]
