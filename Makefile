@@ -55,10 +55,10 @@ TORTURE_PARAMS = hazptrtorture.torture_type=$(TORTURE_TYPE)
 # The user workloads: /proc/sys read while tun devices register and
 # unregister sysctl tables (sysctl conversion); shared fd tables grown
 # while fds are installed, and the expand_fdtable() latency (fd conversion).
-USERS_PARAMS = hazptr_job=stress,fdexpand hazptr_fdexpand=13 \
+USERS_PARAMS = hazptr_job=sysctlread-bg,stress,fdexpand hazptr_sysctlread=15 hazptr_fdexpand=13 \
 	hazptr_stress=--procfs,$(SMP),--tun,$(SMP),--close,$(SMP),--dup,$(SMP),-t,15s,--metrics-brief
 
-.PHONY: all deps prepare kernel initramfs boot test soak check-series bench bench-refscale bench-users clean distclean
+.PHONY: all deps prepare kernel initramfs boot test soak check-series bench bench-refscale bench-users bench-retire clean distclean
 
 all: prepare
 	@mkdir -p results
@@ -105,7 +105,11 @@ bench-refscale: prepare
 bench-users: prepare
 	scripts/bench-users.sh
 
-bench: bench-refscale bench-users
+# hazptr_retire() under the hazptr-retire torture test: objects per pass.
+bench-retire: prepare
+	scripts/bench-retire.sh
+
+bench: bench-refscale bench-users bench-retire
 
 clean:
 	rm -rf work/build results

@@ -12,11 +12,14 @@
 # last patch of patches/torture/, 'users' the whole series. Then boots them
 # interleaved, base users base users ..., PAIRS pairs at each guest CPU count
 # of CPUS; every boot runs stress-ng's procfs, close and dup stressors one
-# after the other for STRESS_SECS each (N instances, N = CPUs) and fdexpand
-# (guest/fdexpand.c: ROUNDS x 4 expand_fdtable() calls on a shared table).
+# after the other for STRESS_SECS each (N instances, N = CPUs), fdexpand
+# (guest/fdexpand.c: ROUNDS x 4 expand_fdtable() calls on a shared table)
+# and sysctlread (guest/sysctlread.c: N threads reading /proc/sys files for
+# STRESS_SECS; stress-ng --procfs does not read /proc/sys, so it cannot
+# show the sysctl conversion).
 # With LOCKSTAT=1 the 'lockstat' kernel (CONFIG_LOCK_STAT) is built the same
 # way and booted once per side to count sysctl_lock contentions under the
-# procfs stressor at the largest CPU count.
+# procfs stressor and sysctlread at the largest CPU count.
 #
 # Writes results/bench/users.csv (kernel,cpus,pair,stressor,bogo_ops_s),
 # fdexpand.csv (kernel,cpus,pair,n,median_us,p90_us,p99_us,max_us),
@@ -89,6 +92,11 @@ bogo_ops() {
 	}'
 }
 
+# sysctl_reads LOG: "sysctlread reads/s" from guest/sysctlread.c's line.
+sysctl_reads() {
+	tr -d '\r' <"$1" | sed -n 's/^HAZPTR-SYSCTLREAD .*reads_per_s=\([0-9.]*\).*/sysctlread \1/p'
+}
+
 echo "kernel,cpus,pair,stressor,bogo_ops_s" >"$out/users.csv"
 echo "kernel,cpus,pair,n,median_us,p90_us,p99_us,max_us" >"$out/fdexpand.csv"
 for n in $cpus; do
@@ -97,30 +105,34 @@ for n in $cpus; do
 	for p in $(seq "$pairs"); do
 		for side in base users; do
 			log=$(boot_side "users-$side-${n}cpu-$p" "$WORK/ab/bench.$side" "$n" \
-				hazptr_job=stress,fdexpand hazptr_stress="$stress" hazptr_fdexpand="$rounds")
-			bogo_ops "$log" | while read -r s v; do echo "$side,$n,$p,$s,$v"; done >>"$out/users.csv"
+				hazptr_job=stress,fdexpand,sysctlread hazptr_stress="$stress" \
+				hazptr_fdexpand="$rounds" hazptr_sysctlread="$secs")
+			{ bogo_ops "$log"; sysctl_reads "$log"; } |
+				while read -r s v; do echo "$side,$n,$p,$s,$v"; done >>"$out/users.csv"
 			tr -d '\r' <"$log" | sed -n 's/^HAZPTR-FDEXPAND //p' | awk -v k="$side" -v c="$n" -v p="$p" '
 				{ for (i = 1; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
 				  print k "," c "," p "," v["n"] "," v["median_us"] "," v["p90_us"] "," v["p99_us"] "," v["max_us"] }' \
 				>>"$out/fdexpand.csv"
-			note "$side ${n}cpu pair $p: $(bogo_ops "$log" | tr '\n' ' ')"
+			note "$side ${n}cpu pair $p: $({ bogo_ops "$log"; sysctl_reads "$log"; } | tr '\n' ' ')"
 		done
 	done
 done
 
 if [ "$lockstat" = 1 ]; then
 	n=$(echo "$cpus" | tr ' ' '\n' | sort -n | tail -1)
-	echo "kernel,cpus,contentions,acquisitions,procfs_bogo_ops_s" >"$out/lockstat.csv"
+	echo "kernel,cpus,contentions,acquisitions,procfs_bogo_ops_s,sysctlread_reads_s" >"$out/lockstat.csv"
 	for side in base users; do
 		log=$(boot_side "lockstat-$side-${n}cpu" "$WORK/ab/lockstat.$side" "$n" \
-			hazptr_job=stress,lockstat hazptr_lockstat=sysctl_lock \
-			hazptr_stress=--procfs,"$n",-t,"$secs"s,--metrics-brief)
+			hazptr_job=stress,sysctlread,lockstat hazptr_lockstat=sysctl_lock \
+			hazptr_stress=--procfs,"$n",-t,"$secs"s,--metrics-brief hazptr_sysctlread="$secs")
 		# The class line: name: con-bounces contentions waittime-min
 		# -max -total -avg acq-bounces acquisitions ...
-		tr -d '\r' <"$log" | awk -v k="$side" -v c="$n" -v ops="$(bogo_ops "$log" | awk '{print $2}')" '
+		# lock_stat lists no class that was not used since its reset.
+		tr -d '\r' <"$log" | awk -v k="$side" -v c="$n" -v ops="$(bogo_ops "$log" | awk '{print $2}')" \
+			-v rd="$(sysctl_reads "$log" | awk '{print $2}')" '
 			/^HAZPTR-LOCKSTAT-BEGIN/ { t = 1; next } /^HAZPTR-LOCKSTAT-END/ { t = 0 }
-			t && $1 == "sysctl_lock:" { print k "," c "," $3 "," $9 "," ops; found = 1 }
-			END { if (!found) print k "," c ",not listed,not listed," ops }' >>"$out/lockstat.csv"
+			t && $1 == "sysctl_lock:" { print k "," c "," $3 "," $9 "," ops "," rd; found = 1 }
+			END { if (!found) print k "," c ",0,0," ops "," rd }' >>"$out/lockstat.csv"
 	done
 fi
 
@@ -162,7 +174,7 @@ awk -F, 'NR > 1 { k = $1 " " $2; n[k] += $4; m[k, ++c[k]] = $5; q[k, c[k]] = $7 
 	}' "$out/fdexpand.csv" | { read -r h; echo "$h"; sort -k2,2n -k1,1; }
 if [ "$lockstat" = 1 ]; then
 	echo
-	echo "sysctl_lock under stress-ng --procfs (CONFIG_LOCK_STAT kernel):"
+	echo "sysctl_lock under stress-ng --procfs then sysctlread (CONFIG_LOCK_STAT kernel):"
 	column -t -s, "$out/lockstat.csv"
 fi
 "$TOP/scripts/plot.sh" "$out" || note "no plots (gnuplot missing?)"

@@ -11,12 +11,15 @@
 #   LOG           'clean', or check-log.sh's reason (without --expect)
 #   READER-PIPE   numbers of the last "<type>-torture: Reader Pipe:  N0 N1 ..."
 #   OPS           the last "<type>-torture: Ops: acq N rel N acqirq N ..."
-#                 without the prefix
+#                 without the prefix; for hazptr-retire, then the last
+#                 "Retire:" line: worker passes, objects freed (per pass)
+#                 and the largest backlog
 #   STRESS        stress-ng's result: rc=N, then stressor=bogo-ops/s (real
 #                 time) per stressor of --metrics-brief, from the lines
 #                 between HAZPTR-STRESS-BEGIN and HAZPTR-STRESS-END; and
 #                 fdexpand(n=N)=MEDIANus,p99=Xus, expand_fdtable() latency
-#                 from the fdexpand job (guest/fdexpand.c)
+#                 from the fdexpand job (guest/fdexpand.c); and
+#                 sysctlread(xTHREADS)=READS/s from guest/sysctlread.c
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -41,6 +44,12 @@ row() {
 		sed 's/.*Reader Pipe:[[:space:]]*//' | tr -s ' \t' ' ' | sed 's/ $//' || true)
 	ops=$(printf '%s\n' "$body" | grep -E -- '-torture: Ops:' | tail -1 |
 		sed 's/.*-torture: Ops:[[:space:]]*//' | tr -s ' \t' ' ' | sed 's/ $//' || true)
+	# hazptr-retire: the worker's passes and objects freed per pass.
+	retire=$(printf '%s\n' "$body" | grep -E -- '-torture: Retire:' | tail -1 |
+		awk '{ for (i = 1; i < NF; i++) v[$i] = $(i + 1) }
+		END { if (NR) printf "retire: scans %d freed %d (%.1f/scan) backlog_max %d",
+			v["scans"], v["freed"], v["scans"] ? v["freed"] / v["scans"] : 0, v["backlog_max"] }' || true)
+	[ -z "$retire" ] || ops=${ops:+$ops; }$retire
 	stress=$(printf '%s\n' "$body" | awk '
 		/^HAZPTR-STRESS-BEGIN/ { in_s = 1; next }
 		# Several runs: the first non-zero rc, the stressors of all.
@@ -56,6 +65,9 @@ row() {
 	fdx=$(printf '%s\n' "$body" | grep -E '^HAZPTR-FDEXPAND ' | tail -1 |
 		sed -n 's/.* n=\([0-9]*\) median_us=\([^ ]*\) .*p99_us=\([^ ]*\).*/fdexpand(n=\1)=\2us,p99=\3us/p' || true)
 	[ -z "$fdx" ] || stress=${stress:+$stress }$fdx
+	sysr=$(printf '%s\n' "$body" | grep -E '^HAZPTR-SYSCTLREAD ' | tail -1 |
+		sed -n 's/.* threads=\([0-9]*\) .*reads_per_s=\([0-9.]*\).*/sysctlread(x\1)=\2/p' || true)
+	[ -z "$sysr" ] || stress=${stress:+$stress }$sysr
 	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$test" "${kernel:--}" "${verdict:--}" \
 		"${check:--}" "${pipe:--}" "${ops:--}" "${stress:--}"
 }
