@@ -20,13 +20,15 @@
 #   make bench-users the converted users against the tree without them:
 #                    stress-ng bogo-ops/s, expand_fdtable() latency,
 #                    sysctl_lock contention (interleaved boots, ~40 min)
-#   make bench       both
+#   make bench-retire  hazptr_retire() under the hazptr-retire torture test:
+#                    objects freed per worker pass, backlog (~10 boots)
+#   make bench       all three
 #   make clean       remove work/build and results/ (keeps the tree, ccache)
 #   make distclean   also remove the ccache and initramfs; the kernel tree
 #                    work/linux only with FORCE=1
 #
-# Variables: DURATION (60), TORTURE_TYPE (hazptr; hazptr-stack, hazptr-busted),
-# KERNEL (preempt; see configs/kernels/), SMP (2), ACCEL (tcg), TIMEOUT
+# Variables: DURATION (60), TORTURE_TYPE (hazptr; hazptr-stack, hazptr-retire,
+# hazptr-asym, hazptr-busted), KERNEL (preempt; see configs/kernels/), SMP (2), ACCEL (tcg), TIMEOUT
 # (seconds; default 2 x DURATION + 60), TESTS, SKIP_PREPARE=1 (do not run
 # scripts/prepare-tree.sh).
 
@@ -39,7 +41,7 @@ ACCEL ?= tcg
 TIMEOUT ?=
 TESTS ?=
 SKIP_PREPARE ?=
-TORTURE_TYPES := hazptr hazptr-stack hazptr-busted
+TORTURE_TYPES := hazptr hazptr-stack hazptr-retire hazptr-asym hazptr-busted
 export SMP ACCEL TESTS
 
 uint = $(if $(shell echo '$($(1))' | grep -xE '[1-9][0-9]*'),,$(error $(1) must be a positive integer, not '$($(1))'))

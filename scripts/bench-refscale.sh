@@ -5,19 +5,20 @@
 #  - refscale loaded once per mechanism and reader count: ns per read
 #    section (median over NRUNS runs) with the ratios to rcu and refcnt,
 #    results/bench/refscale.csv;
-#  - refscale with sync_calls=SYNC_CALLS for rcu, srcu and hazptr, readers
-#    running on every CPU: latency of hazptr_synchronize(), synchronize_rcu()
-#    and synchronize_rcu_expedited() (and SRCU's), median and p99 in us,
+#  - refscale with sync_calls=SYNC_CALLS for rcu, srcu, hazptr and
+#    hazptr-asym, readers running on every CPU: latency of
+#    hazptr_synchronize(), hazptr_synchronize_asym(), synchronize_rcu() and
+#    synchronize_rcu_expedited() (and SRCU's), median and p99 in us,
 #    results/bench/sync.csv.
 #
-#   bench-refscale.sh      TYPES="rcu srcu refcnt hazptr" READERS="1 2"
+#   bench-refscale.sh      TYPES="rcu srcu refcnt hazptr hazptr-asym" READERS="1 2"
 #                          NRUNS=9 LOOPS=20000 SMP=2 SYNC_CALLS=1000
 # Under TCG only the ratios mean something.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/pipeline.sh"
 
-types=${TYPES:-rcu srcu refcnt hazptr}
+types=${TYPES:-rcu srcu refcnt hazptr hazptr-asym}
 readers=${READERS:-1 2}
 nruns=${NRUNS:-9}
 loops=${LOOPS:-20000}
@@ -28,8 +29,8 @@ is_uint "$nruns" NRUNS
 is_uint "$loops" LOOPS
 is_uint "$smp" SMP
 for t in $types; do
-	case $t in rcu|srcu|refcnt|hazptr|rwlock|rwsem|lock|acqrel) ;;
-	*) die "unknown refscale type '$t' (known: rcu srcu refcnt hazptr rwlock rwsem lock acqrel)" ;;
+	case $t in rcu|srcu|refcnt|hazptr|hazptr-asym|rwlock|rwsem|lock|acqrel) ;;
+	*) die "unknown refscale type '$t' (known: rcu srcu refcnt hazptr hazptr-asym rwlock rwsem lock acqrel)" ;;
 	esac
 done
 for n in $readers; do
@@ -45,7 +46,7 @@ log=$out/refscale.log
 comma() { echo "$*" | tr ' ' ','; }
 "$TOP/scripts/boot.sh" -k bench -n refscale -s "$smp" -t "${TIMEOUT:-1800}" -l "$log" -- \
 	hazptr_job=refscale,syncscale hazptr_refscale="$(comma $types)" \
-	hazptr_syncscale=rcu,srcu,hazptr hazptr_sync_calls="$sync_calls" hazptr_sync_readers="$smp" \
+	hazptr_syncscale=rcu,srcu,hazptr,hazptr-asym hazptr_sync_calls="$sync_calls" hazptr_sync_readers="$smp" \
 	hazptr_refscale_readers="$(comma $readers)" \
 	hazptr_refscale_args="nruns=$nruns,loops=$loops" >/dev/null
 "$TOP/scripts/check-log.sh" "$log" >/dev/null || {
@@ -64,12 +65,12 @@ echo "refscale: ns per read section, median of $nruns runs of $loops loops (TCG:
 awk -F, 'NR > 1 { ns[$1, $2] = $4; if (!($2 in seen)) { seen[$2] = 1; order[++nr] = $2 }
 		  if (!($1 in tseen)) { tseen[$1] = 1; torder[++nt] = $1 } }
 	END {
-		printf "%-8s %8s %12s %8s %10s\n", "type", "readers", "ns/section", "vs rcu", "vs refcnt"
+		printf "%-12s %8s %12s %8s %10s\n", "type", "readers", "ns/section", "vs rcu", "vs refcnt"
 		for (r = 1; r <= nr; r++)
 			for (t = 1; t <= nt; t++) {
 				x = ns[torder[t], order[r]]
 				rcu = ns["rcu", order[r]]; ref = ns["refcnt", order[r]]
-				printf "%-8s %8s %12s %8s %10s\n", torder[t], order[r], x,
+				printf "%-12s %8s %12s %8s %10s\n", torder[t], order[r], x,
 					(rcu > 0 && x != "" ? sprintf("%.2fx", x / rcu) : "-"),
 					(ref > 0 && x != "" ? sprintf("%.2fx", x / ref) : "-")
 			}
@@ -83,7 +84,8 @@ tr -d '\r' <"$log" | grep -o 'SYNC-LATENCY .*' |
 [ "$(wc -l <"$scsv")" -gt 1 ] || die "no SYNC-LATENCY results in $log"
 echo
 echo "update side: $sync_calls calls each, $smp readers running (TCG: compare ratios only)"
-awk -F, 'NR > 1 { name = ($1 == "hazptr" ? "hazptr_synchronize" : ($1 == "rcu" ? "synchronize_rcu" : "synchronize_srcu") ($2 == "sync_exp" ? "_expedited" : ""))
+awk -F, 'NR > 1 { name = ($1 == "hazptr" ? "hazptr_synchronize" : $1 == "hazptr-asym" ? "hazptr_synchronize_asym" :
+			 ($1 == "rcu" ? "synchronize_rcu" : "synchronize_srcu") ($2 == "sync_exp" ? "_expedited" : ""))
 		 n[++k] = name; m[k] = $5 / 1000; p[k] = $7 / 1000; if ($1 == "hazptr") hm = $5 / 1000 }
 	END {
 		printf "%-30s %12s %12s %14s\n", "function", "median_us", "p99_us", "vs hazptr"
