@@ -10,8 +10,8 @@
 # table, then as its last line "N passed, N failed"; exits 1 on any failure.
 # SMP (default 2), ACCEL, STAT_INTERVAL (default 10) and TIMEOUT (overrides
 # the per-test 2 x DURATION + 60 s) are passed on; TESTS_LIST picks another
-# matrix file; TEST_DURATION replaces every test's DURATION and stress-ng's
-# -t (make soak).
+# matrix file; TEST_DURATION replaces every test's DURATION, stress-ng's -t
+# and sysctlread's seconds (make soak).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/pipeline.sh"
@@ -79,9 +79,10 @@ mkdir -p "$RESULTS"
 for tname in "${selected[@]}"; do
 	k=${t_kernel[$tname]} d=${TEST_DURATION:-${t_duration[$tname]}} expect=${t_expect[$tname]}
 	params=${t_params[$tname]}
-	# make soak: stress-ng runs as long as the torture tests.
+	# make soak: stress-ng and sysctlread run as long as the torture tests.
 	[ -z "${TEST_DURATION:-}" ] ||
-		params=$(echo "$params" | sed -E "s/-t,[0-9]+s/-t,${TEST_DURATION}s/g")
+		params=$(echo "$params" | sed -E "s/-t,[0-9]+s/-t,${TEST_DURATION}s/g;
+			s/hazptr_sysctlread=[0-9]+/hazptr_sysctlread=${TEST_DURATION}/g")
 	if [ "${built[$k]}" != ok ]; then fail "$tname" "kernel $k did not build"; continue; fi
 	if [ "$initramfs" != ok ]; then fail "$tname" "initramfs did not build"; continue; fi
 	case " $params " in
