@@ -84,8 +84,8 @@ tr -d '\r' <"$log" | grep -o 'SYNC-LATENCY .*' |
 [ "$(wc -l <"$scsv")" -gt 1 ] || die "no SYNC-LATENCY results in $log"
 echo
 echo "update side: $sync_calls calls each, $smp readers running (TCG: compare ratios only)"
-awk -F, 'NR > 1 { name = ($1 == "hazptr" ? "hazptr_synchronize" : $1 == "hazptr-asym" ? "hazptr_synchronize_asym" :
-			 ($1 == "rcu" ? "synchronize_rcu" : "synchronize_srcu") ($2 == "sync_exp" ? "_expedited" : ""))
+awk -F, 'NR > 1 { rcu = ($1 == "rcu" ? "synchronize_rcu" : "synchronize_srcu") ($2 == "sync_exp" ? "_expedited" : "")
+		 name = ($1 == "hazptr" ? "hazptr_synchronize" : ($1 == "hazptr-asym" ? "hazptr_synchronize_asym" : rcu))
 		 n[++k] = name; m[k] = $5 / 1000; p[k] = $7 / 1000; if ($1 == "hazptr") hm = $5 / 1000 }
 	END {
 		printf "%-30s %12s %12s %14s\n", "function", "median_us", "p99_us", "vs hazptr"

@@ -18,7 +18,9 @@ readers=${READERS:-1 2 4} sleeps=${SLEEP_US:-0 100 1000} secs=${SECS:-20} smp=${
 is_uint "$secs" SECS
 is_uint "$smp" SMP
 for n in $readers; do is_uint "$n" READERS; done
-for s in $sleeps; do is_uint "$s" SLEEP_US; done
+for s in $sleeps; do
+	[[ $s =~ ^[0-9]+$ ]] || die "SLEEP_US values must be integers >= 0, not '$s'"
+done
 [ "$secs" -ge 5 ] || die "SECS must be at least 5 (the torture test needs time to start), not $secs"
 
 "$TOP/scripts/build.sh" preempt >/dev/null

@@ -44,7 +44,7 @@ if [ -f "$dir/refscale.csv" ]; then
 fi
 
 if [ -f "$dir/sync.csv" ]; then
-	awk -F, 'NR > 1 { n = ($1 == "hazptr" ? "hazptr_synchronize" : $1 == "hazptr-asym" ? "hazptr_synchronize_asym" : ($1 == "rcu" ? "synchronize_rcu" : "synchronize_srcu") ($2 == "sync_exp" ? "_exp" : ""))
+	awk -F, 'NR > 1 { n = ($1 == "hazptr" ? "hazptr_synchronize" : ($1 == "hazptr-asym" ? "hazptr_synchronize_asym" : ($1 == "rcu" ? "synchronize_rcu" : "synchronize_srcu") ($2 == "sync_exp" ? "_exp" : "")))
 		print n, $5 / 1000, $7 / 1000 }' "$dir/sync.csv" >"$tmp/sync.dat"
 	plot sync "set title 'synchronize latency with readers running (TCG guest)'; set ylabel 'us (log)'; set logscale y; set style data histograms; set style fill solid border -1; set xtics rotate by -20; plot '$tmp/sync.dat' using 2:xtic(1) title 'median', '' using 3 title 'p99'"
 fi
@@ -56,7 +56,7 @@ if [ -f "$dir/users.csv" ]; then
 		END { for (i = 1; i <= nk; i++) { k = ko[i]
 			for (j = 1; j <= nb[k]; j++) B[j] = b[k, j]; for (j = 1; j <= nu[k]; j++) U[j] = u[k, j]
 			print k, med(B, nb[k]), med(U, nu[k]) } }' "$dir/users.csv" >"$tmp/users.dat"
-	plot users "set title 'stress-ng bogo-ops/s: base vs hazptr users (median of pairs; TCG guest)'; set ylabel 'bogo-ops/s (log)'; set logscale y; set style data histograms; set style fill solid border -1; plot '$tmp/users.dat' using 2:xtic(1) title 'base', '' using 3 title 'users'"
+	plot users "set title 'ops/s (stress-ng bogo-ops, sysctlread reads): base vs hazptr users (median of pairs; TCG guest)'; set ylabel 'ops/s (log)'; set xtics rotate by -30; set logscale y; set style data histograms; set style fill solid border -1; plot '$tmp/users.dat' using 2:xtic(1) title 'base', '' using 3 title 'users'"
 fi
 
 if [ -f "$dir/fdexpand.csv" ]; then
