@@ -28,9 +28,9 @@
 #                    work/linux only with FORCE=1
 #
 # Variables: DURATION (60), TORTURE_TYPE (hazptr; hazptr-stack, hazptr-retire,
-# hazptr-asym, hazptr-busted), KERNEL (preempt; see configs/kernels/), SMP (2), ACCEL (tcg), TIMEOUT
-# (seconds; default 2 x DURATION + 60), TESTS, SKIP_PREPARE=1 (do not run
-# scripts/prepare-tree.sh).
+# hazptr-asym, hazptr-busted), KERNEL (preempt; see configs/kernels/), SMP
+# (2), ACCEL (tcg), TIMEOUT (seconds; default 2 x DURATION + 60), TESTS,
+# SKIP_PREPARE=1 (do not run scripts/prepare-tree.sh).
 
 DURATION ?= 60
 SOAK_DURATION = $(if $(filter command line environment,$(origin DURATION)),$(DURATION),600)

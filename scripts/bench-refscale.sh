@@ -77,16 +77,17 @@ awk -F, 'NR > 1 { ns[$1, $2] = $4; if (!($2 in seen)) { seen[$2] = 1; order[++nr
 	}' "$csv"
 
 scsv=$out/sync.csv
-echo "type,sync,nreaders,calls,median_ns,p90_ns,p99_ns,max_ns" >"$scsv"
+# The last column names the kernel function timed, for the table and plot.
+echo "type,sync,nreaders,calls,median_ns,p90_ns,p99_ns,max_ns,function" >"$scsv"
 tr -d '\r' <"$log" | grep -o 'SYNC-LATENCY .*' |
 	awk '{ for (i = 2; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
-	       print v["type"] "," v["sync"] "," v["nreaders"] "," v["calls"] "," v["median_ns"] "," v["p90_ns"] "," v["p99_ns"] "," v["max_ns"] }' >>"$scsv"
+	       t = v["type"]; f = (t == "rcu" ? "synchronize_rcu" : "synchronize_srcu") (v["sync"] == "sync_exp" ? "_expedited" : "")
+	       f = (t == "hazptr" ? "hazptr_synchronize" : (t == "hazptr-asym" ? "hazptr_synchronize_asym" : f))
+	       print t "," v["sync"] "," v["nreaders"] "," v["calls"] "," v["median_ns"] "," v["p90_ns"] "," v["p99_ns"] "," v["max_ns"] "," f }' >>"$scsv"
 [ "$(wc -l <"$scsv")" -gt 1 ] || die "no SYNC-LATENCY results in $log"
 echo
 echo "update side: $sync_calls calls each, $smp readers running (TCG: compare ratios only)"
-awk -F, 'NR > 1 { rcu = ($1 == "rcu" ? "synchronize_rcu" : "synchronize_srcu") ($2 == "sync_exp" ? "_expedited" : "")
-		 name = ($1 == "hazptr" ? "hazptr_synchronize" : ($1 == "hazptr-asym" ? "hazptr_synchronize_asym" : rcu))
-		 n[++k] = name; m[k] = $5 / 1000; p[k] = $7 / 1000; if ($1 == "hazptr") hm = $5 / 1000 }
+awk -F, 'NR > 1 { n[++k] = $9; m[k] = $5 / 1000; p[k] = $7 / 1000; if ($1 == "hazptr") hm = $5 / 1000 }
 	END {
 		printf "%-30s %12s %12s %14s\n", "function", "median_us", "p99_us", "vs hazptr"
 		for (i = 1; i <= k; i++)

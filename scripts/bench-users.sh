@@ -107,13 +107,14 @@ for n in $cpus; do
 			log=$(boot_side "users-$side-${n}cpu-$p" "$WORK/ab/bench.$side" "$n" \
 				hazptr_job=stress,fdexpand,sysctlread hazptr_stress="$stress" \
 				hazptr_fdexpand="$rounds" hazptr_sysctlread="$secs")
-			{ bogo_ops "$log"; sysctl_reads "$log"; } |
-				while read -r s v; do echo "$side,$n,$p,$s,$v"; done >>"$out/users.csv"
+			res=$(bogo_ops "$log"; sysctl_reads "$log")
+			[ -z "$res" ] ||
+				echo "$res" | while read -r s v; do echo "$side,$n,$p,$s,$v"; done >>"$out/users.csv"
 			tr -d '\r' <"$log" | sed -n 's/^HAZPTR-FDEXPAND //p' | awk -v k="$side" -v c="$n" -v p="$p" '
 				{ for (i = 1; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
 				  print k "," c "," p "," v["n"] "," v["median_us"] "," v["p90_us"] "," v["p99_us"] "," v["max_us"] }' \
 				>>"$out/fdexpand.csv"
-			note "$side ${n}cpu pair $p: $({ bogo_ops "$log"; sysctl_reads "$log"; } | tr '\n' ' ')"
+			note "$side ${n}cpu pair $p: $(echo "$res" | tr '\n' ' ')"
 		done
 	done
 done

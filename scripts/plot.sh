@@ -44,8 +44,8 @@ if [ -f "$dir/refscale.csv" ]; then
 fi
 
 if [ -f "$dir/sync.csv" ]; then
-	awk -F, 'NR > 1 { n = ($1 == "hazptr" ? "hazptr_synchronize" : ($1 == "hazptr-asym" ? "hazptr_synchronize_asym" : ($1 == "rcu" ? "synchronize_rcu" : "synchronize_srcu") ($2 == "sync_exp" ? "_exp" : "")))
-		print n, $5 / 1000, $7 / 1000 }' "$dir/sync.csv" >"$tmp/sync.dat"
+	# Column 9: the function name, written by bench-refscale.sh.
+	awk -F, 'NR > 1 { print $9, $5 / 1000, $7 / 1000 }' "$dir/sync.csv" >"$tmp/sync.dat"
 	plot sync "set title 'synchronize latency with readers running (TCG guest)'; set ylabel 'us (log)'; set logscale y; set style data histograms; set style fill solid border -1; set xtics rotate by -20; plot '$tmp/sync.dat' using 2:xtic(1) title 'median', '' using 3 title 'p99'"
 fi
 
