@@ -13,7 +13,8 @@
 #   OPS           the last "<type>-torture: Ops: acq N rel N acqirq N ..."
 #                 without the prefix; for hazptr-retire, then the last
 #                 "Retire:" line: worker passes, objects freed (per pass)
-#                 and the largest backlog
+#                 and the largest backlog; when some hazptr_synchronize()
+#                 pass let several callers return, the last "Sync:" line
 #   STRESS        stress-ng's result: rc=N, then stressor=bogo-ops/s (real
 #                 time) per stressor of --metrics-brief, from the lines
 #                 between HAZPTR-STRESS-BEGIN and HAZPTR-STRESS-END; and
@@ -28,8 +29,15 @@ for log in "$@"; do
 	[ -f "$log" ] || die "no such log: $log"
 done
 
+# The last "<type>-torture: WHAT: key value ..." line of $body, printed by the
+# awk statement PRINT over v["key"]; nothing if the log has no such line.
+torture_stats() {
+	printf '%s\n' "$body" | grep -E -- "-torture: $1:" | tail -1 |
+		awk "{ for (i = 1; i < NF; i++) v[\$i] = \$(i + 1) } END { if (NR) $2 }" || true
+}
+
 row() {
-	local log=$1 test kernel verdict check pipe ops stress body
+	local log=$1 test kernel verdict check pipe ops stress body retire sync
 	body=$(grep -v '^# boot.sh: cmdline' "$log" | tr -d '\r')
 	test=$(sed -n 's/^# boot.sh: test=\([^ ]*\).*/\1/p' "$log" | head -1)
 	kernel=$(sed -n 's/^# boot.sh: .* kernel=\([^ ]*\).*/\1/p' "$log" | head -1)
@@ -45,11 +53,13 @@ row() {
 	ops=$(printf '%s\n' "$body" | grep -E -- '-torture: Ops:' | tail -1 |
 		sed 's/.*-torture: Ops:[[:space:]]*//' | tr -s ' \t' ' ' | sed 's/ $//' || true)
 	# hazptr-retire: the worker's passes and objects freed per pass.
-	retire=$(printf '%s\n' "$body" | grep -E -- '-torture: Retire:' | tail -1 |
-		awk '{ for (i = 1; i < NF; i++) v[$i] = $(i + 1) }
-		END { if (NR) printf "retire: scans %d freed %d (%.1f/scan) backlog_max %d",
-			v["scans"], v["freed"], v["scans"] ? v["freed"] / v["scans"] : 0, v["backlog_max"] }' || true)
+	retire=$(torture_stats Retire 'printf "retire: scans %d freed %d (%.1f/scan) backlog_max %d",
+		v["scans"], v["freed"], v["scans"] ? v["freed"] / v["scans"] : 0, v["backlog_max"]')
 	[ -z "$retire" ] || ops=${ops:+$ops; }$retire
+	# Several writers: hazptr_synchronize() passes that served several calls.
+	sync=$(torture_stats Sync 'if (v["shared"]) printf "sync: waits %d scans %d shared %d done_max %d",
+		v["waits"], v["scans"], v["shared"], v["done_max"]')
+	[ -z "$sync" ] || ops=${ops:+$ops; }$sync
 	stress=$(printf '%s\n' "$body" | awk '
 		/^HAZPTR-STRESS-BEGIN/ { in_s = 1; next }
 		# Several runs: the first non-zero rc, the stressors of all.
