@@ -5,10 +5,11 @@
 #  - refscale loaded once per mechanism and reader count: ns per read
 #    section (median over NRUNS runs) with the ratios to rcu and refcnt,
 #    results/bench/refscale.csv;
-#  - refscale with sync_calls=SYNC_CALLS for rcu, srcu, hazptr and
-#    hazptr-asym, readers running on every CPU: latency of
-#    hazptr_synchronize(), hazptr_synchronize_asym(), synchronize_rcu() and
-#    synchronize_rcu_expedited() (and SRCU's), median and p99 in us,
+#  - refscale with sync_calls=SYNC_CALLS for rcu, srcu, hazptr,
+#    hazptr-asym and hazptr-retire, readers running on every CPU: latency
+#    of hazptr_synchronize(), hazptr_synchronize_asym(), synchronize_rcu()
+#    and synchronize_rcu_expedited() (and SRCU's), and the cost of one
+#    hazptr_retire() with the replacement it frees, median and p99 in us,
 #    results/bench/sync.csv.
 #
 #   bench-refscale.sh      TYPES="rcu srcu refcnt hazptr hazptr-asym" READERS="1 2"
@@ -46,7 +47,7 @@ log=$out/refscale.log
 comma() { echo "$*" | tr ' ' ','; }
 "$TOP/scripts/boot.sh" -k bench -n refscale -s "$smp" -t "${TIMEOUT:-1800}" -l "$log" -- \
 	hazptr_job=refscale,syncscale hazptr_refscale="$(comma $types)" \
-	hazptr_syncscale=rcu,srcu,hazptr,hazptr-asym hazptr_sync_calls="$sync_calls" hazptr_sync_readers="$smp" \
+	hazptr_syncscale=rcu,srcu,hazptr,hazptr-asym,hazptr-retire hazptr_sync_calls="$sync_calls" hazptr_sync_readers="$smp" \
 	hazptr_refscale_readers="$(comma $readers)" \
 	hazptr_refscale_args="nruns=$nruns,loops=$loops" >/dev/null
 "$TOP/scripts/check-log.sh" "$log" >/dev/null || {
@@ -83,6 +84,7 @@ tr -d '\r' <"$log" | grep -o 'SYNC-LATENCY .*' |
 	awk '{ for (i = 2; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
 	       t = v["type"]; f = (t == "rcu" ? "synchronize_rcu" : "synchronize_srcu") (v["sync"] == "sync_exp" ? "_expedited" : "")
 	       f = (t == "hazptr" ? "hazptr_synchronize" : (t == "hazptr-asym" ? "hazptr_synchronize_asym" : f))
+	       f = (t == "hazptr-retire" ? "hazptr_retire" : f)
 	       print t "," v["sync"] "," v["nreaders"] "," v["calls"] "," v["median_ns"] "," v["p90_ns"] "," v["p99_ns"] "," v["max_ns"] "," f }' >>"$scsv"
 [ "$(wc -l <"$scsv")" -gt 1 ] || die "no SYNC-LATENCY results in $log"
 echo
