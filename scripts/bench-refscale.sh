@@ -50,10 +50,7 @@ comma() { echo "$*" | tr ' ' ','; }
 	hazptr_syncscale=rcu,srcu,hazptr,hazptr-asym,hazptr-retire hazptr_sync_calls="$sync_calls" hazptr_sync_readers="$smp" \
 	hazptr_refscale_readers="$(comma $readers)" \
 	hazptr_refscale_args="nruns=$nruns,loops=$loops" >/dev/null
-"$TOP/scripts/check-log.sh" "$log" >/dev/null || {
-	"$TOP/scripts/check-log.sh" "$log" || true
-	die "the refscale boot was not clean"
-}
+require_clean "$log" "the refscale boot was not clean"
 
 csv=$out/refscale.csv
 echo "type,nreaders,runs,median_ns,min_ns,max_ns" >"$csv"

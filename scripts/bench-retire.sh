@@ -27,10 +27,7 @@ storms=${STORM:-10000 100000 1000000} storm_readers=${STORM_READERS:-1 2}
 is_uint "$secs" SECS
 is_uint "$smp" SMP
 for n in $readers; do is_uint "$n" READERS; done
-for c in $storms; do
-	is_uint "$c" STORM
-	[ "$c" -gt 0 ] || die "STORM values must be positive, not '$c'"
-done
+for c in $storms; do is_uint "$c" STORM; done
 for n in $storm_readers; do
 	is_uint "$n" STORM_READERS
 	[ "$n" -le "$smp" ] || die "STORM_READERS value $n exceeds the guest's $smp CPUs (SMP)"
@@ -56,10 +53,7 @@ for n in $readers; do
 			hazptrtorture.shutdown_secs="$secs" hazptrtorture.stat_interval=0 \
 			hazptr_job=idle hazptr_idle_max=$((2 * secs + 30)) >/dev/null ||
 			die "boot retire-r$n-s$s failed (log: ${log#"$TOP"/})"
-		"$TOP/scripts/check-log.sh" "$log" --expect SUCCESS >/dev/null || {
-			"$TOP/scripts/check-log.sh" "$log" --expect SUCCESS || true
-			die "boot retire-r$n-s$s: not a clean SUCCESS"
-		}
+		require_clean "$log" "boot retire-r$n-s$s: not a clean SUCCESS" --expect SUCCESS
 		# The end-of-test statistics: "rtc: ... ver: N" and "Retire: ...".
 		tr -d '\r' <"$log" | awk -v n="$n" -v s="$s" -v t="$secs" '
 			/-torture: rtc:/ { for (i = 1; i < NF; i++) if ($i == "ver:") ver = $(i + 1) }
@@ -83,10 +77,7 @@ for n in $storm_readers; do
 			hazptr_job=syncscale hazptr_syncscale=hazptr-retire \
 			hazptr_sync_calls="$c" hazptr_sync_readers="$n" >/dev/null ||
 			die "boot retire-storm-r$n-c$c failed (log: ${log#"$TOP"/})"
-		"$TOP/scripts/check-log.sh" "$log" >/dev/null || {
-			"$TOP/scripts/check-log.sh" "$log" || true
-			die "boot retire-storm-r$n-c$c: not clean"
-		}
+		require_clean "$log" "boot retire-storm-r$n-c$c: not clean"
 		# refscale's SYNC-LATENCY and RETIRE-STORM lines.
 		tr -d '\r' <"$log" | grep -oE '(SYNC-LATENCY|RETIRE-STORM) .*' |
 			awk '{ for (i = 2; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] } }

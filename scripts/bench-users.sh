@@ -76,10 +76,7 @@ boot_side() {
 	log=$out/$name.log
 	"$TOP/scripts/boot.sh" -k "$image" -n "$name" -s "$n" -t "${TIMEOUT:-900}" -l "$log" -- "$@" >/dev/null ||
 		die "boot $name failed (log: ${log#"$TOP"/})"
-	"$TOP/scripts/check-log.sh" "$log" >/dev/null || {
-		"$TOP/scripts/check-log.sh" "$log" || true
-		die "boot $name: log not clean"
-	}
+	require_clean "$log" "boot $name: log not clean"
 	echo "$log"
 }
 

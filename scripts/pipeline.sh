@@ -41,6 +41,16 @@ is_uint() {
 		die "$2 must be a positive integer, not '$1'"
 }
 
+# require_clean LOG MESSAGE [--expect SUCCESS|FAILURE]: unless check-log.sh
+# passes LOG, print its report and die with MESSAGE.
+require_clean() {
+	local log=$1 msg=$2
+	shift 2
+	"$TOP/scripts/check-log.sh" "$log" "$@" >/dev/null && return
+	"$TOP/scripts/check-log.sh" "$log" "$@" || true
+	die "$msg"
+}
+
 # config_stamp NAME: a hash of what the configuration of NAME depends on: its
 # fragment list, its fragments and every Kconfig file of the tree.
 config_stamp() {
