@@ -22,7 +22,15 @@
 #                    sysctl_lock contention (interleaved boots, ~40 min)
 #   make bench-retire  hazptr_retire() under the hazptr-retire torture test:
 #                    objects freed per worker pass, backlog (~10 boots)
-#   make bench       all three
+#   make bench-sync  uncontended hazptr_synchronize() beside
+#                    synchronize_rcu_expedited() at 1, 2, 4, 8 vCPUs and
+#                    with 64 possible CPUs (5 boots)
+#   make bench-switch  context switches (pipe ping-pong) on linux-source-6.12
+#                    with and without the series (interleaved boots)
+#   make bench       all of them
+#   make mutate      break the core (and users) one way at a time, as listed
+#                    in configs/mutations/, and show that the tests named by
+#                    each mutation catch it (not part of make test)
 #   make clean       remove work/build and results/ (keeps the tree, ccache)
 #   make distclean   also remove the ccache and initramfs; the kernel tree
 #                    work/linux only with FORCE=1
@@ -60,7 +68,7 @@ TORTURE_PARAMS = hazptrtorture.torture_type=$(TORTURE_TYPE)
 USERS_PARAMS = hazptr_job=sysctlread-bg,stress,fdexpand hazptr_sysctlread=15 hazptr_fdexpand=13 \
 	hazptr_stress=--procfs,$(SMP),--tun,$(SMP),--close,$(SMP),--dup,$(SMP),-t,15s,--metrics-brief
 
-.PHONY: all deps prepare kernel initramfs boot test soak check-series bench bench-refscale bench-users bench-retire clean distclean
+.PHONY: all deps prepare kernel initramfs boot test soak check-series mutate bench bench-refscale bench-users bench-retire bench-sync bench-switch clean distclean
 
 all: prepare
 	@mkdir -p results
@@ -111,7 +119,19 @@ bench-users: prepare
 bench-retire: prepare
 	scripts/bench-retire.sh
 
-bench: bench-refscale bench-users bench-retire
+# Uncontended hazptr_synchronize() against expedited RCU as CPUs are added.
+bench-sync: prepare
+	scripts/bench-sync.sh
+
+# The scheduler hook's cost: ping-pong context switches, base vs series.
+bench-switch: prepare
+	scripts/bench-switch.sh
+
+bench: bench-refscale bench-users bench-retire bench-sync bench-switch
+
+# Each mutation of configs/mutations/ must make its tests fail.
+mutate: prepare
+	scripts/mutate.sh
 
 clean:
 	rm -rf work/build results

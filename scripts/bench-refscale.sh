@@ -82,11 +82,13 @@ tr -d '\r' <"$log" | grep -o 'SYNC-LATENCY .*' |
 	       t = v["type"]; f = (t == "rcu" ? "synchronize_rcu" : "synchronize_srcu") (v["sync"] == "sync_exp" ? "_expedited" : "")
 	       f = (t == "hazptr" ? "hazptr_synchronize" : (t == "hazptr-asym" ? "hazptr_synchronize_asym" : f))
 	       f = (t == "hazptr-retire" ? "hazptr_retire" : f)
+	       # sync_other: an object no reader holds, readers busy with another.
+	       f = f (v["sync"] == "sync_other" ? "(free)" : "")
 	       print t "," v["sync"] "," v["nreaders"] "," v["calls"] "," v["median_ns"] "," v["p90_ns"] "," v["p99_ns"] "," v["max_ns"] "," f }' >>"$scsv"
 [ "$(wc -l <"$scsv")" -gt 1 ] || die "no SYNC-LATENCY results in $log"
 echo
 echo "update side: $sync_calls calls each, $smp readers running (TCG: compare ratios only)"
-awk -F, 'NR > 1 { n[++k] = $9; m[k] = $5 / 1000; p[k] = $7 / 1000; if ($1 == "hazptr") hm = $5 / 1000 }
+awk -F, 'NR > 1 { n[++k] = $9; m[k] = $5 / 1000; p[k] = $7 / 1000; if ($1 == "hazptr" && $2 == "sync") hm = $5 / 1000 }
 	END {
 		printf "%-30s %12s %12s %14s\n", "function", "median_us", "p99_us", "vs hazptr"
 		for (i = 1; i <= k; i++)

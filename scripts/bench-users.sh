@@ -44,41 +44,16 @@ base_rev=$(git -C "$TREE" rev-list --reverse base..HEAD | sed -n "${nbase}p")
 [ -n "$base_rev" ] || die "$TREE has fewer than $nbase commits on top of base (run 'make prepare')"
 users_rev=$(git -C "$TREE" rev-parse HEAD)
 
-ab=$WORK/ab/linux
-mkdir -p "$WORK/ab"
-[ -e "$ab/.git" ] || git -C "$TREE" worktree add -q --detach "$ab" "$base_rev" ||
-	die "cannot create the work tree $ab"
 out=$RESULTS/bench
 mkdir -p "$out"
 
-# build_ab KERNEL: $WORK/ab/KERNEL.base and KERNEL.users, the images of the
-# two sides (the second build is incremental: a few files differ).
-build_ab() {
-	local k=$1 side rev img
-	# users first: the main tree's build of the same kernel is in ccache.
-	for side in users base; do
-		rev=$base_rev; [ $side = users ] && rev=$users_rev
-		git -C "$ab" checkout -q --detach "$rev" || die "cannot check out $rev in $ab"
-		img=$(TREE=$ab BUILD=$WORK/ab/build "$TOP/scripts/build.sh" "$k") ||
-			die "the $side side of kernel '$k' did not build"
-		cp "$img" "$WORK/ab/$k.$side"
-		note "$k.$side: $(git -C "$ab" log -1 --format='%h %s')"
-	done
-}
-build_ab bench
-[ "$lockstat" = 0 ] || build_ab lockstat
+# KERNEL.base and KERNEL.users, users first: the main tree's build of the
+# same kernel is in ccache, and the second build is incremental.
+for k in bench $([ "$lockstat" = 0 ] || echo lockstat); do
+	ab_build "$k" users "$users_rev" >/dev/null
+	ab_build "$k" base "$base_rev" >/dev/null
+done
 "$TOP/scripts/initramfs.sh"
-
-# boot_side NAME KERNEL-IMAGE CPUS PARAMS...: one checked boot.
-boot_side() {
-	local name=$1 image=$2 n=$3 log
-	shift 3
-	log=$out/$name.log
-	"$TOP/scripts/boot.sh" -k "$image" -n "$name" -s "$n" -t "${TIMEOUT:-900}" -l "$log" -- "$@" >/dev/null ||
-		die "boot $name failed (log: ${log#"$TOP"/})"
-	require_clean "$log" "boot $name: log not clean"
-	echo "$log"
-}
 
 # bogo_ops LOG: "stressor ops/s" per stressor of --metrics-brief.
 bogo_ops() {
@@ -101,7 +76,7 @@ for n in $cpus; do
 	stress=${stress%+}
 	for p in $(seq "$pairs"); do
 		for side in base users; do
-			log=$(boot_side "users-$side-${n}cpu-$p" "$WORK/ab/bench.$side" "$n" \
+			log=$(ab_boot "users-$side-${n}cpu-$p" "$WORK/ab/bench.$side" "$n" \
 				hazptr_job=stress,fdexpand,sysctlread hazptr_stress="$stress" \
 				hazptr_fdexpand="$rounds" hazptr_sysctlread="$secs")
 			res=$(bogo_ops "$log"; sysctl_reads "$log")
@@ -120,7 +95,7 @@ if [ "$lockstat" = 1 ]; then
 	n=$(echo "$cpus" | tr ' ' '\n' | sort -n | tail -1)
 	echo "kernel,cpus,contentions,acquisitions,procfs_bogo_ops_s,sysctlread_reads_s" >"$out/lockstat.csv"
 	for side in base users; do
-		log=$(boot_side "lockstat-$side-${n}cpu" "$WORK/ab/lockstat.$side" "$n" \
+		log=$(ab_boot "lockstat-$side-${n}cpu" "$WORK/ab/lockstat.$side" "$n" \
 			hazptr_job=stress,sysctlread,lockstat hazptr_lockstat=sysctl_lock \
 			hazptr_stress=--procfs,"$n",-t,"$secs"s,--metrics-brief hazptr_sysctlread="$secs")
 		# The class line: name: con-bounces contentions waittime-min

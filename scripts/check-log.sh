@@ -14,7 +14,9 @@
 #    line "HAZPTR-<JOB> ... error=...")
 #  - KUnit output (KTAP) with a "not ok" line, or without "# Totals: pass:N
 #    fail:0"; a warning a KUnit test announces with "expect one WARNING:
-#    TEXT" is not a splat
+#    TEXT" is not a splat, nor are the lines containing TEXT between a
+#    test's "expect lines: TEXT" and "no more lines: TEXT"
+#  - a hazard pointer stall report ("hazptr: stall: ...")
 #  - with --expect V: no "End of test: V" line, or an "End of test:" line
 #    with the other verdict (torture tests print e.g.
 #    "[   12.3] hazptr-torture: --- End of test: SUCCESS ...").
@@ -52,6 +54,7 @@ BUG: sleeping function
 rcu_.* self-detected stall
 detected stalls
 rcu: INFO:
+hazptr: stall
 soft lockup
 hung_task
 blocked for more than
@@ -69,10 +72,17 @@ grepn() {
 # "expect one WARNING: TEXT"; the first report that starts with a line
 # containing TEXT, up to its "---[ end trace" line, is then not a splat (the
 # announcements themselves neither). Line numbers are kept.
+#
+# Likewise, the lines that contain TEXT between "expect lines: TEXT" and "no
+# more lines: TEXT" (a test that provokes a report of several lines, such as
+# a stall report).
 expected=$(tr -d '\r' <"$log" | sed -n 's/.*expect one WARNING: //p')
 scan=$(tr -d '\r' <"$log" | awk -v expected="$expected" '
 	BEGIN { n = split(expected, want, "\n") }
 	/expect one WARNING: / { print ""; next }
+	/expect lines: / { sub(/.*expect lines: /, ""); lines = $0; print ""; next }
+	/no more lines: / { lines = ""; print ""; next }
+	lines != "" && index($0, lines) { print ""; next }
 	skip { print ""; if (/---\[ end trace/) skip = 0; next }
 	{
 		for (i = 1; i <= n; i++)

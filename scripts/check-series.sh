@@ -8,6 +8,8 @@
 #  - the kernel (configs/kernels/check) builds with the series up to it;
 #  - sparse (C=2) reports nothing new on the C files it touches, against the
 #    same files in the base tree.
+# Then the whole series once more, with CONFIG_HAZPTR=n (configs/kernels/
+# nohazptr): the users must fall back, and no stub may be reached.
 #
 #   check-series.sh [--no-build]     (--no-build: checkpatch and kernel-doc only)
 #
@@ -130,5 +132,15 @@ for c in $commits; do
 		failed=$((failed + 1))
 	fi
 done
+if [ -n "$build" ]; then
+	G checkout -q -f "$(git -C "$TREE" rev-parse HEAD)" && G clean -q -fdx
+	if TREE=$wt BUILD=$cbuild "$TOP/scripts/build.sh" nohazptr >/dev/null; then
+		echo "PASS nohazptr: the series builds with CONFIG_HAZPTR=n"
+		passed=$((passed + 1))
+	else
+		echo "FAIL nohazptr: the series does not build with CONFIG_HAZPTR=n (log: $cbuild/nohazptr/build.log)"
+		failed=$((failed + 1))
+	fi
+fi
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]

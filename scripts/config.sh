@@ -48,7 +48,10 @@ while IFS= read -r line; do
 	else
 		unknown+=("$line")
 	fi
-done < <(grep -hE '^CONFIG_[A-Za-z0-9_]+=' $frags | sort -u)
+done < <(grep -hE '^CONFIG_[A-Za-z0-9_]+=' $frags |
+	# A later fragment overrides an earlier one: check the last value only.
+	awk -F= '{ v[$1] = $0; if (!($1 in seen)) { seen[$1] = 1; order[++n] = $1 } }
+		END { for (i = 1; i <= n; i++) print v[order[i]] }')
 
 if [ ${#unknown[@]} -gt 0 ]; then
 	[ -n "${STRICT:-}" ] && die "$name: not in the tree's Kconfig: ${unknown[*]}"

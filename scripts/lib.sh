@@ -2,10 +2,11 @@
 # Common definitions for the hazptr scripts; sourced, never run.
 
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-WORK=${WORK:-$TOP/work}
-TREE=${TREE:-$WORK/linux}
-BUILD=${BUILD:-$WORK/build}
-RESULTS=${RESULTS:-$TOP/results}
+# Absolute: the scripts change directories and hand these to make -C.
+WORK=$(realpath -m "${WORK:-$TOP/work}")
+TREE=$(realpath -m "${TREE:-$WORK/linux}")
+BUILD=$(realpath -m "${BUILD:-$WORK/build}")
+RESULTS=$(realpath -m "${RESULTS:-$TOP/results}")
 TARBALL=${TARBALL:-/usr/src/linux-source-6.12.tar.xz}
 SERIES_DIRS="core torture users"
 
@@ -25,10 +26,11 @@ need() {
 }
 
 # series_files DIR...: the patch files of these series directories, in
-# application order.
+# application order: by their number, which runs across the directories
+# (a feature's tests follow it, so core/ and torture/ interleave).
 series_files() {
 	local d
 	for d in "$@"; do
-		ls "$TOP/patches/$d"/*.patch 2>/dev/null | LC_ALL=C sort
-	done
+		ls "$TOP/patches/$d"/*.patch 2>/dev/null || true
+	done | awk -F/ '{ print $NF "\t" $0 }' | LC_ALL=C sort | cut -f2
 }

@@ -60,3 +60,34 @@ config_stamp() {
 			LC_ALL=C sort | xargs cat
 	} | sha1sum | cut -d' ' -f1
 }
+
+# A/B benchmarks build two revisions of the tree in a second work tree,
+# $WORK/ab/linux (a git worktree of $TREE, built in $WORK/ab/build, laid out
+# like $WORK so that ccache hits what the main tree compiled).
+#
+# ab_build KERNEL SIDE REV: build kernel KERNEL at revision REV there, copy
+# the image to $WORK/ab/KERNEL.SIDE (the path is printed).
+ab_build() {
+	local k=$1 side=$2 rev=$3 ab=$WORK/ab/linux img
+	mkdir -p "$WORK/ab"
+	[ -e "$ab/.git" ] || git -C "$TREE" worktree add -q --detach "$ab" "$rev" ||
+		die "cannot create the work tree $ab"
+	git -C "$ab" checkout -q --detach "$rev" || die "cannot check out $rev in $ab"
+	img=$(TREE=$ab BUILD=$WORK/ab/build "$TOP/scripts/build.sh" "$k") ||
+		die "the $side side of kernel '$k' did not build"
+	cp "$img" "$WORK/ab/$k.$side"
+	note "$k.$side: $(git -C "$ab" log -1 --format='%h %s')"
+	echo "$WORK/ab/$k.$side"
+}
+
+# ab_boot NAME KERNEL-IMAGE CPUS PARAMS...: one boot whose log must be
+# clean; prints the log's path.
+ab_boot() {
+	local name=$1 image=$2 n=$3 log=$RESULTS/bench/$1.log
+	shift 3
+	mkdir -p "$RESULTS/bench"
+	"$TOP/scripts/boot.sh" -k "$image" -n "$name" -s "$n" -t "${TIMEOUT:-900}" -l "$log" -- "$@" >/dev/null ||
+		die "boot $name failed (log: ${log#"$TOP"/})"
+	require_clean "$log" "boot $name: log not clean"
+	echo "$log"
+}

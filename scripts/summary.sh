@@ -13,8 +13,10 @@
 #   OPS           the last "<type>-torture: Ops: acq N rel N acqirq N ..."
 #                 without the prefix; for hazptr-retire, then the last
 #                 "Retire:" line: worker passes, objects freed (per pass)
-#                 and the largest backlog; when some hazptr_synchronize()
-#                 pass let several callers return, the last "Sync:" line
+#                 and the largest backlog (and passes without a snapshot,
+#                 if any); when some hazptr_synchronize() pass let several
+#                 callers return or a release kicked the worker, the last
+#                 "Sync:" line
 #   STRESS        stress-ng's result: rc=N, then stressor=bogo-ops/s (real
 #                 time) per stressor of --metrics-brief, from the lines
 #                 between HAZPTR-STRESS-BEGIN and HAZPTR-STRESS-END; and
@@ -54,11 +56,12 @@ row() {
 		sed 's/.*-torture: Ops:[[:space:]]*//' | tr -s ' \t' ' ' | sed 's/ $//' || true)
 	# hazptr-retire: the worker's passes and objects freed per pass.
 	retire=$(torture_stats Retire 'printf "retire: scans %d freed %d (%.1f/scan) backlog_max %d",
-		v["scans"], v["freed"], v["scans"] ? v["freed"] / v["scans"] : 0, v["backlog_max"]')
+		v["scans"], v["freed"], v["scans"] ? v["freed"] / v["scans"] : 0, v["backlog_max"]
+		if (v["nosnap"]) printf " nosnap %d", v["nosnap"]')
 	[ -z "$retire" ] || ops=${ops:+$ops; }$retire
 	# Several writers: hazptr_synchronize() passes that served several calls.
-	sync=$(torture_stats Sync 'if (v["shared"]) printf "sync: waits %d scans %d shared %d done_max %d",
-		v["waits"], v["scans"], v["shared"], v["done_max"]')
+	sync=$(torture_stats Sync 'if (v["shared"] || v["kicks"]) printf "sync: waits %d scans %d shared %d done_max %d kicks %d",
+		v["waits"], v["scans"], v["shared"], v["done_max"], v["kicks"]')
 	[ -z "$sync" ] || ops=${ops:+$ops; }$sync
 	stress=$(printf '%s\n' "$body" | awk '
 		/^HAZPTR-STRESS-BEGIN/ { in_s = 1; next }
