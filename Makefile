@@ -36,7 +36,7 @@
 #                    work/linux only with FORCE=1
 #
 # Variables: DURATION (60), TORTURE_TYPE (hazptr; hazptr-stack, hazptr-retire,
-# hazptr-asym, hazptr-busted), KERNEL (preempt; see configs/kernels/), SMP
+# hazptr-asym, hazptr-asym-retire, hazptr-busted), KERNEL (preempt; see configs/kernels/), SMP
 # (2), ACCEL (tcg), TIMEOUT (seconds; default 2 x DURATION + 60), TESTS,
 # SKIP_PREPARE=1 (do not run scripts/prepare-tree.sh).
 
@@ -49,7 +49,7 @@ ACCEL ?= tcg
 TIMEOUT ?=
 TESTS ?=
 SKIP_PREPARE ?=
-TORTURE_TYPES := hazptr hazptr-stack hazptr-retire hazptr-asym hazptr-busted
+TORTURE_TYPES := hazptr hazptr-stack hazptr-retire hazptr-asym hazptr-asym-retire hazptr-busted
 export SMP ACCEL TESTS
 
 uint = $(if $(shell echo '$($(1))' | grep -xE '[1-9][0-9]*'),,$(error $(1) must be a positive integer, not '$($(1))'))

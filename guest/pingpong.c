@@ -72,11 +72,15 @@ static double one_run(double secs, long *switches)
 	}
 	if (!pid) {
 		/* Echo every byte back until the parent closes its end. */
+		close(to_child[1]);
+		close(to_parent[0]);
 		while (read(to_child[0], &c, 1) == 1)
 			if (write(to_parent[1], &c, 1) != 1)
 				break;
 		_exit(0);
 	}
+	close(to_child[0]);
+	close(to_parent[1]);
 	t0 = now_s();
 	do {
 		/* Check the clock every 1024 round trips only. */
@@ -90,11 +94,9 @@ static double one_run(double secs, long *switches)
 		passes += 2048;
 		t = now_s();
 	} while (t - t0 < secs);
-	close(to_child[1]);
+	close(to_child[1]);	/* The child reads EOF and exits. */
 	waitpid(pid, NULL, 0);
-	close(to_child[0]);
 	close(to_parent[0]);
-	close(to_parent[1]);
 	*switches += passes;
 	return (t - t0) * 1e9 / passes;
 }

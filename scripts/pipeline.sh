@@ -72,7 +72,8 @@ ab_build() {
 	mkdir -p "$WORK/ab"
 	[ -e "$ab/.git" ] || git -C "$TREE" worktree add -q --detach "$ab" "$rev" ||
 		die "cannot create the work tree $ab"
-	git -C "$ab" checkout -q --detach "$rev" || die "cannot check out $rev in $ab"
+	# A scratch tree: whatever was left in it goes.
+	git -C "$ab" checkout -q -f --detach "$rev" || die "cannot check out $rev in $ab"
 	img=$(TREE=$ab BUILD=$WORK/ab/build "$TOP/scripts/build.sh" "$k") ||
 		die "the $side side of kernel '$k' did not build"
 	cp "$img" "$WORK/ab/$k.$side"
