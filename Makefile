@@ -4,8 +4,8 @@
 #
 #   make [all]       prepare the tree, build KERNEL, build the initramfs, boot
 #                    the TORTURE_TYPE torture test for DURATION s, then the
-#                    user workloads (stress-ng procfs+tun, close+dup, and the
-#                    fd table expansion latency), print the summary; exits 0
+#                    user workloads (stress-ng tun, close+dup, and the fd
+#                    table expansion latency), print the summary; exits 0
 #                    only when the test says SUCCESS and both logs are clean
 #   make test        the matrix of configs/tests.list (TESTS= for a subset)
 #   make soak        the same matrix with every torture boot DURATION seconds
@@ -18,8 +18,13 @@
 #   make bench-refscale  ns per reader section of rcu, srcu, refcnt, hazptr
 #                    (refscale, one boot of the 'bench' kernel)
 #   make bench-users the converted users against the tree without them:
-#                    stress-ng bogo-ops/s, expand_fdtable() latency,
-#                    sysctl_lock contention (interleaved boots, ~40 min)
+#                    stress-ng bogo-ops/s, expand_fdtable() latency
+#                    (interleaved boots, ~30 min), then bench-lockdep
+#   make bench-lockdep  lockdep_unregister_key(): tc qdisc replace and link
+#                    add+del on the debug kernel with synchronize_rcu(),
+#                    synchronize_rcu_expedited() and the hazard pointer
+#   make native      tools/testing/hazptr: the core built for the host CPU,
+#                    its bench (ns per operation, native) and a short stress
 #   make bench-retire  hazptr_retire() under the hazptr-retire torture test:
 #                    objects freed per worker pass, backlog (~10 boots)
 #   make bench-sync  uncontended hazptr_synchronize() beside
@@ -62,13 +67,14 @@ $(if $(wildcard configs/kernels/$(KERNEL)),,$(error unknown KERNEL '$(KERNEL)' (
 
 BOOT_TIMEOUT = $(or $(TIMEOUT),$(shell echo $$((2 * $(DURATION) + 60))))
 TORTURE_PARAMS = hazptrtorture.torture_type=$(TORTURE_TYPE)
-# The user workloads: /proc/sys read while tun devices register and
-# unregister sysctl tables (sysctl conversion); shared fd tables grown
-# while fds are installed, and the expand_fdtable() latency (fd conversion).
-USERS_PARAMS = hazptr_job=sysctlread-bg,stress,fdexpand hazptr_sysctlread=15 hazptr_fdexpand=13 \
-	hazptr_stress=--procfs,$(SMP),--tun,$(SMP),--close,$(SMP),--dup,$(SMP),-t,15s,--metrics-brief
+# The user workloads: shared fd tables grown while fds are installed, and
+# the expand_fdtable() latency (fd conversion), beside tun devices coming
+# and going.  The lockdep user needs the debug kernel: make test's
+# users-lockdep boot runs it.
+USERS_PARAMS = hazptr_job=stress,fdexpand hazptr_fdexpand=13 \
+	hazptr_stress=--tun,$(SMP),--close,$(SMP),--dup,$(SMP),-t,15s,--metrics-brief
 
-.PHONY: all deps prepare kernel initramfs boot test soak check-series mutate bench bench-refscale bench-users bench-retire bench-sync bench-switch clean distclean
+.PHONY: all deps prepare kernel initramfs boot test soak check-series mutate native bench bench-refscale bench-users bench-lockdep bench-retire bench-sync bench-switch clean distclean
 
 all: prepare
 	@mkdir -p results
@@ -114,6 +120,16 @@ bench-refscale: prepare
 # A/B of the user conversions: the tree with and without patches/users/.
 bench-users: prepare
 	scripts/bench-users.sh
+	scripts/bench-lockdep.sh
+
+# lockdep_unregister_key() three ways on the debug kernel.
+bench-lockdep: prepare
+	scripts/bench-lockdep.sh
+
+# The core on the host CPU: ns per operation, then a stress of each mode.
+native: prepare
+	scripts/native.sh bench
+	TESTS=native-sync,native-retire,native-asym,native-tsan,native-no-barrier scripts/run-tests.sh
 
 # hazptr_retire() under the hazptr-retire torture test: objects per pass.
 bench-retire: prepare

@@ -4,38 +4,30 @@
 # them, in one run: on a shared TCG host only ratios are stable.
 #
 #   bench-users.sh      PAIRS=5 CPUS="1 2" STRESS_SECS=10 ROUNDS=25
-#                       LOCKSTAT=1
 #
 # Builds the 'bench' kernel twice in a second work tree ($WORK/ab/linux, a
 # git worktree of $TREE, built in $WORK/ab/build, laid out like $WORK so that
 # ccache hits what the main tree compiled): 'base' is the series up to the
 # last patch of patches/torture/, 'users' the whole series. Then boots them
 # interleaved, base users base users ..., PAIRS pairs at each guest CPU count
-# of CPUS; every boot runs stress-ng's procfs, close and dup stressors one
-# after the other for STRESS_SECS each (N instances, N = CPUs), fdexpand
-# (guest/fdexpand.c: ROUNDS x 4 expand_fdtable() calls on a shared table)
-# and sysctlread (guest/sysctlread.c: N threads reading /proc/sys files for
-# STRESS_SECS; stress-ng --procfs does not read /proc/sys, so it cannot
-# show the sysctl conversion).
-# With LOCKSTAT=1 the 'lockstat' kernel (CONFIG_LOCK_STAT) is built the same
-# way and booted once per side to count sysctl_lock contentions under the
-# procfs stressor and sysctlread at the largest CPU count.
+# of CPUS; every boot runs stress-ng's close and dup stressors one after the
+# other for STRESS_SECS each (N instances, N = CPUs) and fdexpand
+# (guest/fdexpand.c: ROUNDS x 4 expand_fdtable() calls on a shared table).
+# The lockdep user needs a lockdep kernel: scripts/bench-lockdep.sh.
 #
 # Writes results/bench/users.csv (kernel,cpus,pair,stressor,bogo_ops_s),
-# fdexpand.csv (kernel,cpus,pair,n,median_us,p90_us,p99_us,max_us),
-# lockstat.csv, the logs, and prints the table of medians and of the median
-# per-pair ratio users/base.
+# fdexpand.csv (kernel,cpus,pair,n,median_us,p90_us,p99_us,max_us), the
+# logs, and prints the table of medians and of the median per-pair ratio
+# users/base.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/pipeline.sh"
 
 pairs=${PAIRS:-5} cpus=${CPUS:-1 2} secs=${STRESS_SECS:-10} rounds=${ROUNDS:-25}
-lockstat=${LOCKSTAT:-1}
 is_uint "$pairs" PAIRS
 is_uint "$secs" STRESS_SECS
 is_uint "$rounds" ROUNDS
 for c in $cpus; do is_uint "$c" CPUS; done
-case $lockstat in 0|1) ;; *) die "LOCKSTAT must be 0 or 1, not '$lockstat'" ;; esac
 [ -d "$TREE/.git" ] || die "no kernel tree at $TREE (run 'make prepare')"
 nusers=$(series_files users | wc -l)
 [ "$nusers" -gt 0 ] || die "patches/users/ has no patch: nothing to compare"
@@ -49,10 +41,8 @@ mkdir -p "$out"
 
 # KERNEL.base and KERNEL.users, users first: the main tree's build of the
 # same kernel is in ccache, and the second build is incremental.
-for k in bench $([ "$lockstat" = 0 ] || echo lockstat); do
-	ab_build "$k" users "$users_rev" >/dev/null
-	ab_build "$k" base "$base_rev" >/dev/null
-done
+ab_build bench users "$users_rev" >/dev/null
+ab_build bench base "$base_rev" >/dev/null
 "$TOP/scripts/initramfs.sh"
 
 # bogo_ops LOG: "stressor ops/s" per stressor of --metrics-brief.
@@ -64,22 +54,17 @@ bogo_ops() {
 	}'
 }
 
-# sysctl_reads LOG: "sysctlread reads/s" from guest/sysctlread.c's line.
-sysctl_reads() {
-	tr -d '\r' <"$1" | sed -n 's/^HAZPTR-SYSCTLREAD .*reads_per_s=\([0-9.]*\).*/sysctlread \1/p'
-}
-
 echo "kernel,cpus,pair,stressor,bogo_ops_s" >"$out/users.csv"
 echo "kernel,cpus,pair,n,median_us,p90_us,p99_us,max_us" >"$out/fdexpand.csv"
 for n in $cpus; do
-	stress=$(printf -- "--%s,$n,-t,${secs}s,--metrics-brief+" procfs close dup)
+	stress=$(printf -- "--%s,$n,-t,${secs}s,--metrics-brief+" close dup)
 	stress=${stress%+}
 	for p in $(seq "$pairs"); do
 		for side in base users; do
 			log=$(ab_boot "users-$side-${n}cpu-$p" "$WORK/ab/bench.$side" "$n" \
-				hazptr_job=stress,fdexpand,sysctlread hazptr_stress="$stress" \
-				hazptr_fdexpand="$rounds" hazptr_sysctlread="$secs")
-			res=$(bogo_ops "$log"; sysctl_reads "$log")
+				hazptr_job=stress,fdexpand hazptr_stress="$stress" \
+				hazptr_fdexpand="$rounds")
+			res=$(bogo_ops "$log")
 			[ -z "$res" ] ||
 				echo "$res" | while read -r s v; do echo "$side,$n,$p,$s,$v"; done >>"$out/users.csv"
 			tr -d '\r' <"$log" | sed -n 's/^HAZPTR-FDEXPAND //p' | awk -v k="$side" -v c="$n" -v p="$p" '
@@ -91,23 +76,6 @@ for n in $cpus; do
 	done
 done
 
-if [ "$lockstat" = 1 ]; then
-	n=$(echo "$cpus" | tr ' ' '\n' | sort -n | tail -1)
-	echo "kernel,cpus,contentions,acquisitions,procfs_bogo_ops_s,sysctlread_reads_s" >"$out/lockstat.csv"
-	for side in base users; do
-		log=$(ab_boot "lockstat-$side-${n}cpu" "$WORK/ab/lockstat.$side" "$n" \
-			hazptr_job=stress,sysctlread,lockstat hazptr_lockstat=sysctl_lock \
-			hazptr_stress=--procfs,"$n",-t,"$secs"s,--metrics-brief hazptr_sysctlread="$secs")
-		# The class line: name: con-bounces contentions waittime-min
-		# -max -total -avg acq-bounces acquisitions ...
-		# lock_stat lists no class that was not used since its reset.
-		tr -d '\r' <"$log" | awk -v k="$side" -v c="$n" -v ops="$(bogo_ops "$log" | awk '{print $2}')" \
-			-v rd="$(sysctl_reads "$log" | awk '{print $2}')" '
-			/^HAZPTR-LOCKSTAT-BEGIN/ { t = 1; next } /^HAZPTR-LOCKSTAT-END/ { t = 0 }
-			t && $1 == "sysctl_lock:" { print k "," c "," $3 "," $9 "," ops "," rd; found = 1 }
-			END { if (!found) print k "," c ",0,0," ops "," rd }' >>"$out/lockstat.csv"
-	done
-fi
 
 echo
 echo "A/B of the user conversions: base = series without patches/users, users = whole series"
@@ -145,10 +113,5 @@ awk -F, 'NR > 1 { k = $1 " " $2; n[k] += $4; m[k, ++c[k]] = $5; q[k, c[k]] = $7 
 		for (i = 2; i <= n; i++) for (j = i; j > 1 && a[j - 1] > a[j]; j--) { t = a[j]; a[j] = a[j - 1]; a[j - 1] = t }
 		return n ? (n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2) : 0
 	}' "$out/fdexpand.csv" | { read -r h; echo "$h"; sort -k2,2n -k1,1; }
-if [ "$lockstat" = 1 ]; then
-	echo
-	echo "sysctl_lock under stress-ng --procfs then sysctlread (CONFIG_LOCK_STAT kernel):"
-	column -t -s, "$out/lockstat.csv"
-fi
 "$TOP/scripts/plot.sh" "$out" || note "no plots (gnuplot missing?)"
 echo "(csv, png and logs: ${out#"$TOP"/}/)"

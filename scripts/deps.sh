@@ -4,16 +4,18 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-# Target tree, kernel build, guest (TCG), initramfs userspace, static
-# checks (make check-series) and benchmark plots.
+# Target tree, kernel build, guest (TCG), initramfs userspace (busybox,
+# stress-ng, iproute2), static checks (make check-series), benchmark plots
+# and liburcu, which the native bench (tools/testing/hazptr) compares with.
 PACKAGES=(
 	linux-source-6.12
 	build-essential bc bison flex libelf-dev libssl-dev dwarves
 	ccache cpio xz-utils kmod rsync python3 python3-ply python3-git
 	qemu-system-x86
-	busybox-static stress-ng
+	busybox-static stress-ng iproute2
 	sparse coccinelle
 	gnuplot-nox
+	liburcu-dev
 	git
 )
 

@@ -1,8 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # Build the guest's initramfs ($WORK/initramfs.cpio.gz): busybox-static with
-# its applet links, stress-ng with every library ldd lists and the dynamic
-# loader, the programs of guest/ (static), and scripts/guest-init as /init.
+# its applet links, stress-ng and iproute2's ip and tc (in place of
+# busybox's) with every library ldd lists and the dynamic loader, the
+# programs of guest/ (static), and scripts/guest-init as /init.
 #
 #   initramfs.sh [OUTPUT]
 #
@@ -23,6 +24,12 @@ ldd "$BUSYBOX" >/dev/null 2>&1 &&
 	die "$BUSYBOX is dynamically linked: install package 'busybox-static' (run 'make deps')"
 [ -n "$STRESS_NG" ] && [ -x "$STRESS_NG" ] ||
 	die "'stress-ng' not found: install package 'stress-ng' (run 'make deps')"
+IP=${IP:-$(PATH=$PATH:/usr/sbin:/sbin command -v ip || true)}
+TC=${TC:-$(PATH=$PATH:/usr/sbin:/sbin command -v tc || true)}
+for prog in "$IP" "$TC"; do
+	[ -n "$prog" ] && [ -x "$prog" ] && ! "$prog" -V 2>&1 | grep -qi busybox ||
+		die "iproute2's 'ip' or 'tc' not found: install package 'iproute2' (run 'make deps')"
+done
 
 root=$(mktemp -d "${TMPDIR:-/tmp}/hazptr-initramfs.XXXXXX")
 trap 'rm -rf "$root"' EXIT
@@ -39,14 +46,27 @@ for applet in $("$BUSYBOX" --list-full); do
 	ln -s "$rel" "$root/$applet"
 done
 
-# stress-ng and what it loads.
-cp "$STRESS_NG" "$root/usr/bin/stress-ng"
-libs=$(ldd "$STRESS_NG" | awk '$2 == "=>" && $3 ~ /^\// { print $3 } $1 ~ /^\// { print $1 }')
-[ -n "$libs" ] || die "ldd lists no library for $STRESS_NG"
-for lib in $libs; do
-	mkdir -p "$root/$(dirname "$lib")"
-	cp -L "$lib" "$root/$lib" || die "cannot copy $lib"
-done
+# install_dynamic PROGRAM DEST: PROGRAM as DEST in the guest (replacing a
+# busybox applet of that name anywhere on the guest's PATH), with what it
+# loads.
+install_dynamic() {
+	local prog=$1 dest=$2 lib libs d
+	for d in bin sbin usr/bin usr/sbin; do
+		rm -f "$root/$d/$(basename "$dest")"
+	done
+	cp "$prog" "$root/$dest"
+	libs=$(ldd "$prog" | awk '$2 == "=>" && $3 ~ /^\// { print $3 } $1 ~ /^\// { print $1 }')
+	[ -n "$libs" ] || die "ldd lists no library for $prog"
+	for lib in $libs; do
+		[ -e "$root/$lib" ] && continue
+		mkdir -p "$root/$(dirname "$lib")"
+		cp -L "$lib" "$root/$lib" || die "cannot copy $lib"
+	done
+}
+
+install_dynamic "$STRESS_NG" usr/bin/stress-ng
+install_dynamic "$IP" usr/sbin/ip
+install_dynamic "$TC" usr/sbin/tc
 
 # The guest's own benchmark programs (guest/*.c), linked statically.
 need gcc build-essential
@@ -68,4 +88,4 @@ mkdir -p "$(dirname "$out")"
 (cd "$root" && find . | LC_ALL=C sort | cpio --quiet -o -H newc -R 0:0 | gzip -9n) >"$out.tmp" ||
 	die "cpio failed"
 mv "$out.tmp" "$out"
-note "wrote $out ($(du -h "$out" | cut -f1), busybox + stress-ng $("$STRESS_NG" --version 2>/dev/null | awk '{print $3; exit}'))"
+note "wrote $out ($(du -h "$out" | cut -f1), busybox + stress-ng $("$STRESS_NG" --version 2>/dev/null | awk '{print $3; exit}') + $("$IP" -V 2>/dev/null | grep -o 'iproute2-[0-9.]*' | head -1))"

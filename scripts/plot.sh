@@ -10,6 +10,10 @@
 #                 pairs, per stressor and CPU count (users.csv)
 #   fdexpand.png  expand_fdtable() median and p99 per side and CPU count,
 #                 log scale (fdexpand.csv)
+#   lockdep.png   us per tc qdisc replace and per link add+del, base,
+#                 expedited and hazptr, median over rounds (lockdep.csv)
+#   native.png    ns per operation on the host CPU, 1 and 2 threads, log
+#                 scale (native.csv)
 #
 #   plot.sh [DIR]
 set -euo pipefail
@@ -56,7 +60,7 @@ if [ -f "$dir/users.csv" ]; then
 		END { for (i = 1; i <= nk; i++) { k = ko[i]
 			for (j = 1; j <= nb[k]; j++) B[j] = b[k, j]; for (j = 1; j <= nu[k]; j++) U[j] = u[k, j]
 			print k, med(B, nb[k]), med(U, nu[k]) } }' "$dir/users.csv" >"$tmp/users.dat"
-	plot users "set title 'ops/s (stress-ng bogo-ops, sysctlread reads): base vs hazptr users (median of pairs; TCG guest)'; set ylabel 'ops/s (log)'; set xtics rotate by -30; set logscale y; set style data histograms; set style fill solid border -1; plot '$tmp/users.dat' using 2:xtic(1) title 'base', '' using 3 title 'users'"
+	plot users "set title 'ops/s (stress-ng bogo-ops): base vs hazptr users (median of pairs; TCG guest)'; set ylabel 'ops/s (log)'; set xtics rotate by -30; set logscale y; set style data histograms; set style fill solid border -1; plot '$tmp/users.dat' using 2:xtic(1) title 'base', '' using 3 title 'users'"
 fi
 
 if [ -f "$dir/fdexpand.csv" ]; then
@@ -66,4 +70,23 @@ if [ -f "$dir/fdexpand.csv" ]; then
 			for (j = 1; j <= c[k]; j++) { M[j] = m[k, j]; P[j] = p[k, j] }
 			print k, med(M, c[k]), med(P, c[k]) } }' "$dir/fdexpand.csv" >"$tmp/fdexpand.dat"
 	plot fdexpand "set title 'expand_fdtable() with a shared table (TCG guest)'; set ylabel 'us (log)'; set logscale y; set style data histograms; set style fill solid border -1; plot '$tmp/fdexpand.dat' using 2:xtic(1) title 'median', '' using 3 title 'p99'"
+fi
+
+if [ -f "$dir/lockdep.csv" ]; then
+	# rows: op/cpus; columns: base, expedited, hazptr.
+	awk -F, "$MED"'
+		NR > 1 { k = $4 "/" $2 "cpu"; if (!(k in seen)) { seen[k]; ko[++nk] = k }; m[$1, k, ++c[$1, k]] = $5 }
+		END { for (i = 1; i <= nk; i++) { k = ko[i]; printf "%s", k
+			for (s = 1; s <= 3; s++) { side = s == 1 ? "base" : s == 2 ? "expedited" : "hazptr"
+				for (j = 1; j <= c[side, k]; j++) M[j] = m[side, k, j]
+				printf " %s", med(M, c[side, k]) }
+			print "" } }' "$dir/lockdep.csv" >"$tmp/lockdep.dat"
+	plot lockdep "set title 'lockdep_unregister_key(): us per operation, debug kernel (TCG guest)'; set ylabel 'us (log)'; set logscale y; set style data histograms; set style fill solid border -1; plot '$tmp/lockdep.dat' using 2:xtic(1) title 'synchronize_rcu()', '' using 3 title 'synchronize_rcu_expedited()', '' using 4 title 'hazptr_synchronize()'"
+fi
+
+if [ -f "$dir/native.csv" ]; then
+	# op (cpus), ns at 1 thread, ns at 2 threads.
+	awk -F, 'NR > 1 { k = $1 ($3 != 2 ? "(" $3 "cpus)" : ""); if (!(k in seen)) { seen[k]; ko[++nk] = k }; v[k, $2] = $4 }
+		END { for (i = 1; i <= nk; i++) print ko[i], v[ko[i], 1], v[ko[i], 2] }' "$dir/native.csv" >"$tmp/native.dat"
+	plot native "set title 'ns per operation, host CPU (tools/testing/hazptr, native)'; set ylabel 'ns (log)'; set logscale y; set xtics rotate by -30; set style data histograms; set style fill solid border -1; plot '$tmp/native.dat' using 2:xtic(1) title '1 thread', '' using 3 title '2 threads'"
 fi

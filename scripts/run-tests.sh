@@ -11,7 +11,7 @@
 # SMP (default 2), ACCEL, STAT_INTERVAL (default 10) and TIMEOUT (overrides
 # the per-test 2 x DURATION + 60 s) are passed on; TESTS_LIST picks another
 # matrix file; TEST_DURATION replaces every test's DURATION, stress-ng's -t
-# and sysctlread's seconds (make soak).
+# and a native test's seconds (make soak).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/pipeline.sh"
@@ -33,8 +33,8 @@ while read -r tname tkernel texpect tduration tparams; do
 	case $tname in ''|'#'*) continue ;; esac
 	where="${list#"$TOP"/}:$n"
 	[ -n "${t_kernel[$tname]:-}" ] && die "$where: test '$tname' defined twice"
-	[ -f "$CONFIGS/kernels/$tkernel" ] ||
-		die "$where: unknown kernel '$tkernel' (known: $(known_kernels))"
+	[ "$tkernel" = native ] || [ -f "$CONFIGS/kernels/$tkernel" ] ||
+		die "$where: unknown kernel '$tkernel' (known: native $(known_kernels))"
 	case $texpect in SUCCESS|FAILURE|-) ;; *) die "$where: EXPECT must be SUCCESS, FAILURE or -, not '$texpect'" ;; esac
 	[[ $tduration =~ ^[0-9]+$ ]] && [ "$tduration" -gt 0 ] ||
 		die "$where: DURATION must be a positive integer, not '$tduration'"
@@ -65,24 +65,49 @@ fail() {
 	failures+=("FAIL $1 ($2)${3:+: $3}")
 }
 
-# Build each kernel once, the initramfs once.
+# Build each kernel once, the initramfs once ('native' tests need neither).
 declare -A built
 for tname in "${selected[@]}"; do
 	k=${t_kernel[$tname]}
+	[ "$k" = native ] && continue
 	[ -n "${built[$k]:-}" ] && continue
 	if "$TOP/scripts/build.sh" "$k" >/dev/null; then built[$k]=ok; else built[$k]=failed; fi
 done
 initramfs=ok
-"$TOP/scripts/initramfs.sh" || initramfs=failed
+for tname in "${selected[@]}"; do
+	[ "${t_kernel[$tname]}" = native ] && continue
+	"$TOP/scripts/initramfs.sh" || initramfs=failed
+	break
+done
 
 mkdir -p "$RESULTS"
 for tname in "${selected[@]}"; do
 	k=${t_kernel[$tname]} d=${TEST_DURATION:-${t_duration[$tname]}} expect=${t_expect[$tname]}
 	params=${t_params[$tname]}
-	# make soak: stress-ng and sysctlread run as long as the torture tests.
+	# make soak: stress-ng runs as long as the torture tests.
 	[ -z "${TEST_DURATION:-}" ] ||
-		params=$(echo "$params" | sed -E "s/-t,[0-9]+s/-t,${TEST_DURATION}s/g;
-			s/hazptr_sysctlread=[0-9]+/hazptr_sysctlread=${TEST_DURATION}/g")
+		params=$(echo "$params" | sed -E "s/-t,[0-9]+s/-t,${TEST_DURATION}s/g")
+	if [ "$k" = native ]; then
+		# The core on the host CPU (scripts/native.sh): exit 0 PASS,
+		# 1 FAIL, 2 neither.
+		log=$RESULTS/$tname.log
+		rc=0
+		# shellcheck disable=SC2086
+		"$TOP/scripts/native.sh" run "$log" -d "$d" $params 2>/dev/null || rc=$?
+		verdict=$(grep -m1 -E '^(PASS|FAIL)|^WARNING: ThreadSanitizer' "$log" 2>/dev/null || true)
+		case $expect:$rc in
+		SUCCESS:0|-:0) pass "$tname" ;;
+		FAILURE:1)
+			if [ -n "$verdict" ] && [ "${verdict#PASS}" = "$verdict" ]; then
+				pass "$tname"
+			else
+				fail "$tname" "expected FAIL, the harness did not run" "$(tail -1 "$log" 2>/dev/null)"
+			fi
+			;;
+		*) fail "$tname" "expected ${expect/-/PASS}, got exit $rc" "${verdict:-$(tail -1 "$log" 2>/dev/null)}" ;;
+		esac
+		continue
+	fi
 	if [ "${built[$k]}" != ok ]; then fail "$tname" "kernel $k did not build"; continue; fi
 	if [ "$initramfs" != ok ]; then fail "$tname" "initramfs did not build"; continue; fi
 	case " $params " in

@@ -22,7 +22,8 @@
 #                 between HAZPTR-STRESS-BEGIN and HAZPTR-STRESS-END; and
 #                 fdexpand(n=N)=MEDIANus,p99=Xus, expand_fdtable() latency
 #                 from the fdexpand job (guest/fdexpand.c); and
-#                 sysctlread(xTHREADS)=READS/s from guest/sysctlread.c
+#                 NAME=MEDIANus for each HAZPTR-TIMEIT line (lockdepkeys
+#                 job, guest/timeit.c)
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -78,9 +79,10 @@ row() {
 	fdx=$(printf '%s\n' "$body" | grep -E '^HAZPTR-FDEXPAND ' | tail -1 |
 		sed -n 's/.* n=\([0-9]*\) median_us=\([^ ]*\) .*p99_us=\([^ ]*\).*/fdexpand(n=\1)=\2us,p99=\3us/p' || true)
 	[ -z "$fdx" ] || stress=${stress:+$stress }$fdx
-	sysr=$(printf '%s\n' "$body" | grep -E '^HAZPTR-SYSCTLREAD ' | tail -1 |
-		sed -n 's/.* threads=\([0-9]*\) .*reads_per_s=\([0-9.]*\).*/sysctlread(x\1)=\2/p' || true)
-	[ -z "$sysr" ] || stress=${stress:+$stress }$sysr
+	tim=$(printf '%s\n' "$body" | grep -E '^HAZPTR-TIMEIT ' |
+		sed -n 's/^HAZPTR-TIMEIT name=\([^ ]*\) .*median_us=\([0-9.]*\).*/\1=\2us/p' | tr '\n' ' ' || true)
+	tim=${tim% }
+	[ -z "$tim" ] || stress=${stress:+$stress }$tim
 	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$test" "${kernel:--}" "${verdict:--}" \
 		"${check:--}" "${pipe:--}" "${ops:--}" "${stress:--}"
 }
