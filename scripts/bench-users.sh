@@ -4,6 +4,7 @@
 # them, in one run: on a shared TCG host only ratios are stable.
 #
 #   bench-users.sh      PAIRS=5 CPUS="1 2" STRESS_SECS=10 ROUNDS=25
+#                       FDINSTALL=2,5
 #
 # Builds the 'bench' kernel twice in a second work tree ($WORK/ab/linux, a
 # git worktree of $TREE, built in $WORK/ab/build, laid out like $WORK so that
@@ -11,14 +12,19 @@
 # last patch of patches/torture/, 'users' the whole series. Then boots them
 # interleaved, base users base users ..., PAIRS pairs at each guest CPU count
 # of CPUS; every boot runs stress-ng's close and dup stressors one after the
-# other for STRESS_SECS each (N instances, N = CPUs) and fdexpand
-# (guest/fdexpand.c: ROUNDS x 4 expand_fdtable() calls on a shared table).
+# other for STRESS_SECS each (N instances, N = CPUs), fdexpand
+# (guest/fdexpand.c: ROUNDS x 4 expand_fdtable() calls on a shared table)
+# and fdinstall (guest/fdinstall.c: ns per pipe2/open/dup/socket + close
+# into a table shared with an idle thread, FDINSTALL=SECONDS,RUNS: the
+# fd_install() path the fs conversion changes, which stress-ng --dup's
+# single-threaded loop never reaches). The instructions of fd_install() in
+# both fs/file.o are counted too.
 # The lockdep user needs a lockdep kernel: scripts/bench-lockdep.sh.
 #
 # Writes results/bench/users.csv (kernel,cpus,pair,stressor,bogo_ops_s),
-# fdexpand.csv (kernel,cpus,pair,n,median_us,p90_us,p99_us,max_us), the
-# logs, and prints the table of medians and of the median per-pair ratio
-# users/base.
+# fdexpand.csv (kernel,cpus,pair,n,median_us,p90_us,p99_us,max_us),
+# fdinstall.csv (kernel,cpus,pair,call,median_ns), the logs, and prints the
+# table of medians and of the median per-pair ratio users/base.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/pipeline.sh"
@@ -27,6 +33,8 @@ pairs=${PAIRS:-5} cpus=${CPUS:-1 2} secs=${STRESS_SECS:-10} rounds=${ROUNDS:-25}
 is_uint "$pairs" PAIRS
 is_uint "$secs" STRESS_SECS
 is_uint "$rounds" ROUNDS
+fdinstall=${FDINSTALL:-2,5}
+[[ $fdinstall =~ ^[1-9][0-9]*,[1-9][0-9]*$ ]] || die "FDINSTALL must be SECONDS,RUNS, not '$fdinstall'"
 for c in $cpus; do is_uint "$c" CPUS; done
 [ -d "$TREE/.git" ] || die "no kernel tree at $TREE (run 'make prepare')"
 nusers=$(series_files users | wc -l)
@@ -42,7 +50,9 @@ mkdir -p "$out"
 # KERNEL.base and KERNEL.users, users first: the main tree's build of the
 # same kernel is in ccache, and the second build is incremental.
 ab_build bench users "$users_rev" >/dev/null
+objdump -d --no-show-raw-insn "$WORK/ab/build/bench/fs/file.o" >"$out/fdinstall-users.dis" 2>/dev/null || true
 ab_build bench base "$base_rev" >/dev/null
+objdump -d --no-show-raw-insn "$WORK/ab/build/bench/fs/file.o" >"$out/fdinstall-base.dis" 2>/dev/null || true
 "$TOP/scripts/initramfs.sh"
 
 # bogo_ops LOG: "stressor ops/s" per stressor of --metrics-brief.
@@ -56,14 +66,19 @@ bogo_ops() {
 
 echo "kernel,cpus,pair,stressor,bogo_ops_s" >"$out/users.csv"
 echo "kernel,cpus,pair,n,median_us,p90_us,p99_us,max_us" >"$out/fdexpand.csv"
+echo "kernel,cpus,pair,call,median_ns" >"$out/fdinstall.csv"
 for n in $cpus; do
 	stress=$(printf -- "--%s,$n,-t,${secs}s,--metrics-brief+" close dup)
 	stress=${stress%+}
 	for p in $(seq "$pairs"); do
 		for side in base users; do
 			log=$(ab_boot "users-$side-${n}cpu-$p" "$WORK/ab/bench.$side" "$n" \
-				hazptr_job=stress,fdexpand hazptr_stress="$stress" \
-				hazptr_fdexpand="$rounds")
+				hazptr_job=stress,fdexpand,fdinstall hazptr_stress="$stress" \
+				hazptr_fdexpand="$rounds" hazptr_fdinstall="$fdinstall")
+			tr -d '\r' <"$log" | grep -q '^HAZPTR-FDINSTALL .*error=' &&
+				die "fdinstall failed in ${log#"$TOP"/}"
+			tr -d '\r' <"$log" | sed -n 's/^HAZPTR-FDINSTALL call=\([a-z0-9]*\) .*median_ns=\([0-9.]*\).*/\1 \2/p' |
+				while read -r c v; do echo "$side,$n,$p,$c,$v"; done >>"$out/fdinstall.csv"
 			res=$(bogo_ops "$log")
 			[ -z "$res" ] ||
 				echo "$res" | while read -r s v; do echo "$side,$n,$p,$s,$v"; done >>"$out/users.csv"
@@ -113,5 +128,33 @@ awk -F, 'NR > 1 { k = $1 " " $2; n[k] += $4; m[k, ++c[k]] = $5; q[k, c[k]] = $7 
 		for (i = 2; i <= n; i++) for (j = i; j > 1 && a[j - 1] > a[j]; j--) { t = a[j]; a[j] = a[j - 1]; a[j - 1] = t }
 		return n ? (n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2) : 0
 	}' "$out/fdexpand.csv" | { read -r h; echo "$h"; sort -k2,2n -k1,1; }
+echo
+echo "fd_install() into a shared table (fdinstall), ns per call + close; ratio = median of per-pair users/base (min-max):"
+awk -F, 'NR > 1 { v[$1, $2, $3, $4] = $5; key[$2 "," $4] = 1; if ($3 > np) np = $3 }
+	END {
+		printf "%-8s %5s %10s %10s %10s %16s\n", "call", "cpus", "base_ns", "users_ns", "users/base", "spread"
+		for (k in key) {
+			split(k, kk, ","); c = kk[1]; s = kk[2]; nb = nu = nr = 0
+			for (p = 1; p <= np; p++) {
+				b = v["base", c, p, s]; u = v["users", c, p, s]
+				if (b != "") B[++nb] = b
+				if (u != "") U[++nu] = u
+				if (b > 0 && u != "") R[++nr] = u / b
+			}
+			m = med(R, nr)
+			printf "%-8s %5s %10.1f %10.1f %9.4fx %7.4f-%.4f\n", s, c, med(B, nb), med(U, nu), m, R[1], R[nr]
+		}
+	}
+	function med(a, n,   i, j, t) {
+		for (i = 2; i <= n; i++) for (j = i; j > 1 && a[j - 1] > a[j]; j--) { t = a[j]; a[j] = a[j - 1]; a[j - 1] = t }
+		return n ? (n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2) : 0
+	}' "$out/fdinstall.csv" | { read -r h; echo "$h"; sort; }
+# Instructions of fd_install() and of the out-of-line helpers the series
+# gives it (fd_install_shared(), fdt_store(), if the compiler kept them).
+count() {
+	awk '/^[0-9a-f]+ <(fd_install|fd_install_shared|fdt_store)(\.[a-z.0-9]*)?>:$/ { t = 1; next }
+		t && /^$/ { t = 0 } t && /:\t/ { n++ } END { print n + 0 }' "$1"
+}
+echo "fd_install() instructions (with fd_install_shared() and fdt_store() if out of line): base $(count "$out/fdinstall-base.dis"), users $(count "$out/fdinstall-users.dis")"
 "$TOP/scripts/plot.sh" "$out" || note "no plots (gnuplot missing?)"
 echo "(csv, png and logs: ${out#"$TOP"/}/)"
