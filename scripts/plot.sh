@@ -79,9 +79,9 @@ if [ -f "$dir/lockdep.csv" ]; then
 		END { for (i = 1; i <= nk; i++) { k = ko[i]; printf "%s", k
 			for (s = 1; s <= 3; s++) { side = s == 1 ? "base" : s == 2 ? "expedited" : "hazptr"
 				for (j = 1; j <= c[side, k]; j++) M[j] = m[side, k, j]
-				printf " %s", med(M, c[side, k]) }
+				printf " %s", med(M, c[side, k]) / 1000 }
 			print "" } }' "$dir/lockdep.csv" >"$tmp/lockdep.dat"
-	plot lockdep "set title 'lockdep_unregister_key(): us per operation, debug kernel (TCG guest)'; set ylabel 'us (log)'; set logscale y; set style data histograms; set style fill solid border -1; plot '$tmp/lockdep.dat' using 2:xtic(1) title 'synchronize_rcu()', '' using 3 title 'synchronize_rcu_expedited()', '' using 4 title 'hazptr_synchronize()'"
+	plot lockdep "set title 'lockdep_unregister_key(): ms per operation, debug kernel (TCG guest)'; set ylabel 'ms'; set yrange [0:*]; set xtics rotate by -20; set key top left; set style data histograms; set style fill solid border -1; plot '$tmp/lockdep.dat' using 2:xtic(1) title 'synchronize_rcu()', '' using 3 title 'synchronize_rcu_expedited()', '' using 4 title 'hazptr_synchronize()'"
 fi
 
 if [ -f "$dir/native.csv" ]; then
