@@ -34,3 +34,44 @@ series_files() {
 		ls "$TOP/patches/$d"/*.patch 2>/dev/null || true
 	done | awk -F/ '{ print $NF "\t" $0 }' | LC_ALL=C sort | cut -f2
 }
+
+# extract_base DIR: extract $TARBALL into DIR (which must not exist) and make
+# it a git repository whose one commit, tagged 'base' on branch 'upstream',
+# holds the tarball.  Name, address and dates are fixed, so every machine
+# gets the same commit id (the base-commit of make series).
+extract_base() {
+	local dir=$1 parent
+	need git git
+	need xz xz-utils
+	[ -f "$TARBALL" ] || die "$TARBALL not found: install package 'linux-source-6.12' (run 'make deps')"
+	[ ! -e "$dir" ] || die "$dir already exists"
+	parent=$(dirname "$dir")
+	mkdir -p "$parent"
+	rm -rf "$parent/linux-source-6.12"
+	tar -C "$parent" -xf "$TARBALL" || die "cannot extract $TARBALL"
+	mv "$parent/linux-source-6.12" "$dir"
+	git -C "$dir" init -q -b upstream
+	git -C "$dir" config user.name "Hazptr Project"
+	git -C "$dir" config user.email hazptr@hazptr.invalid
+	git -C "$dir" config core.autocrlf false
+	# The distro tarball's top-level .gitignore ignores everything: -f.
+	git -C "$dir" add -f -A .
+	GIT_AUTHOR_DATE="2000-01-01T00:00:00Z" GIT_COMMITTER_DATE="2000-01-01T00:00:00Z" \
+		git -C "$dir" commit -q -m "linux-source-6.12 $(make -s -C "$dir" kernelversion)"
+	git -C "$dir" tag base
+}
+
+# apply_series DIR PATCH...: git am each patch on DIR's current branch; dies
+# naming the first one that does not apply.
+apply_series() {
+	local dir=$1 f
+	shift
+	git -C "$dir" am --abort >/dev/null 2>&1 || true
+	for f in "$@"; do
+		if ! git -C "$dir" am -q --keep-cr "$f" >/dev/null 2>&1; then
+			git -C "$dir" am --abort >/dev/null 2>&1 || true
+			die "patch does not apply: ${f#"$TOP"/}"
+		fi
+	done
+}
+

@@ -31,25 +31,13 @@ for d in $dirs; do
 done
 
 need git git
-need xz xz-utils
-[ -f "$TARBALL" ] || die "$TARBALL not found: install package 'linux-source-6.12' (run 'make deps')"
 
 G() { git -C "$TREE" "$@"; }
 
 if [ ! -d "$TREE/.git" ]; then
 	note "extracting $(basename "$TARBALL") into $TREE"
-	rm -rf "$TREE" "$WORK/linux-source-6.12"
-	mkdir -p "$WORK"
-	tar -C "$WORK" -xf "$TARBALL" || die "cannot extract $TARBALL"
-	mv "$WORK/linux-source-6.12" "$TREE"
-	G init -q -b upstream
-	G config user.name "Hazptr Project"
-	G config user.email hazptr@hazptr.invalid
-	G config core.autocrlf false
-	# The distro tarball's top-level .gitignore ignores everything: -f.
-	G add -f -A .
-	G commit -q -m "linux-source-6.12 $(make -s -C "$TREE" kernelversion)"
-	G tag base
+	rm -rf "$TREE"
+	extract_base "$TREE"
 fi
 
 want=$(for f in $(series_files $dirs); do sha1sum "$f"; done | sha1sum | cut -d' ' -f1)
@@ -72,11 +60,7 @@ G am --abort >/dev/null 2>&1 || true
 G checkout -q -B hazptr base
 G reset -q --hard base
 G clean -q -fdx
-for f in $(series_files $dirs); do
-	if ! G am -q --keep-cr "$f" >/dev/null 2>&1; then
-		G am --abort >/dev/null 2>&1 || true
-		die "patch does not apply: ${f#"$TOP"/}"
-	fi
-done
+# shellcheck disable=SC2046
+apply_series "$TREE" $(series_files $dirs)
 echo "$want $(G rev-parse HEAD)" >"$stamp"
 note "applied $(series_files $dirs | wc -l) patches on $(G log -1 --format=%s base)"
