@@ -33,6 +33,10 @@
 #   make bench-switch  context switches (pipe ping-pong) on linux-source-6.12
 #                    with and without the series (interleaved boots)
 #   make bench       all of them
+#   make series      the series as it would be mailed: a fresh extraction,
+#                    git am, format-patch with the cover letter (rendered
+#                    from docs/cover-letter.in and the bench CSVs),
+#                    checkpatch and get_maintainer per patch: results/series/
 #   make mutate      break the core (and users) one way at a time, as listed
 #                    in configs/mutations/, and show that the tests named by
 #                    each mutation catch it (not part of make test)
@@ -74,7 +78,7 @@ TORTURE_PARAMS = hazptrtorture.torture_type=$(TORTURE_TYPE)
 USERS_PARAMS = hazptr_job=stress,fdexpand hazptr_fdexpand=13 \
 	hazptr_stress=--tun,$(SMP),--close,$(SMP),--dup,$(SMP),-t,15s,--metrics-brief
 
-.PHONY: all deps prepare kernel initramfs boot test soak check-series mutate native bench bench-refscale bench-users bench-lockdep bench-retire bench-sync bench-switch clean distclean
+.PHONY: all deps prepare kernel initramfs boot test soak check-series series mutate native bench bench-refscale bench-users bench-lockdep bench-retire bench-sync bench-switch clean distclean
 
 all: prepare
 	@mkdir -p results
@@ -113,6 +117,10 @@ soak: prepare
 
 check-series: prepare
 	scripts/check-series.sh
+
+# The mbox, the cover letter and the recipients, from patches/ alone.
+series:
+	scripts/series.sh
 
 bench-refscale: prepare
 	scripts/bench-refscale.sh
