@@ -9,7 +9,16 @@
 #  - sparse (C=2) reports nothing new on the C files it touches, against the
 #    same files in the base tree.
 # Then the whole series once more, with CONFIG_HAZPTR=n (configs/kernels/
-# nohazptr): the users must fall back, and no stub may be reached.
+# nohazptr, with lockdep): the users must fall back, and no stub may be
+# reached.
+#
+# It does not boot each prefix: a boot of the torture matrix takes ~15 min
+# here, 23 of them would take hours.  The order makes the one boot that
+# matters cheap to run by hand: each feature is followed by the patch that
+# tests it (retire by its torture type, asym by its, the worker-served
+# waits by the writers test), so `git checkout` of a test patch and
+# `make test TESTS=...` with that patch's test boots what a bisection
+# would.
 #
 #   check-series.sh [--no-build]     (--no-build: checkpatch and kernel-doc only)
 #
