@@ -15,7 +15,7 @@ set -euo pipefail
 tmpl=$TOP/docs/cover-letter.in
 data=$TOP/docs/data
 [ -f "$tmpl" ] || die "missing ${tmpl#"$TOP"/}"
-CSVS="refscale sync sync-cpus switch lockdep native fdexpand"
+CSVS="refscale sync sync-cpus switch lockdep native fdexpand fdinstall"
 
 if [ "${1:-}" = --save ]; then
 	mkdir -p "$data"
@@ -160,6 +160,26 @@ fdexpand() {
 		}' "$f"
 }
 
+fdinstall() {
+	local f
+	f=$(csv fdinstall) || true
+	[ -n "$f" ] || return 0
+	echo
+	echo "   ns per call + close into a table shared with an idle thread,"
+	echo "   median of boots, patched/unpatched per-pair median ratio (TCG):"
+	echo
+	awk -F, "$MED"'
+		NR > 1 { v[$1, $2, $3, $4] = $5; key[$4 SUBSEP $2] = 1; if ($3 > np) np = $3 }
+		END {
+			for (k in key) {
+				split(k, kk, SUBSEP); s = kk[1]; c = kk[2]; nr = 0
+				for (p = 1; p <= np; p++) if (v["base", c, p, s] > 0 && v["users", c, p, s] != "")
+					R[++nr] = v["users", c, p, s] / v["base", c, p, s]
+				printf "     %-7s %s vCPU(s): %.3fx\n", s, c, med(R, nr)
+			}
+		}' "$f" | sort
+}
+
 ntorture=$(awk '$1 !~ /^#/ && NF >= 5 && $3 ~ /^(SUCCESS|FAILURE)$/ && $2 != "native"' "$TOP/configs/tests.list" | wc -l)
 version=$(dpkg-query -W -f '${Version}' linux-source-6.12 2>/dev/null || echo "6.12")
 
@@ -172,6 +192,7 @@ while IFS= read -r line; do
 	@@LOCKDEP@@) lockdep ;;
 	@@NATIVE@@) native ;;
 	@@FDEXPAND@@) fdexpand ;;
+	@@FDINSTALL@@) fdinstall ;;
 	*)
 		line=${line//@@NTORTURE@@/$ntorture}
 		line=${line//@@VERSION@@/$version}
