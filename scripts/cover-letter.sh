@@ -154,10 +154,10 @@ fdexpand() {
 			for (x in cp) {
 				for (j = 1; j <= c["base", x]; j++) B[j] = m["base", x, j]
 				for (j = 1; j <= c["users", x]; j++) U[j] = m["users", x, j]
-				printf "     %s vCPU(s): synchronize_rcu() %.1f, hazptr_synchronize() %.1f\n", x,
+				printf "     %s vCPU(s): synchronize_rcu() %.1f, hazptr_synchronize_asym() %.1f\n", x,
 					med(B, c["base", x]), med(U, c["users", x])
 			}
-		}' "$f"
+		}' "$f" | sort
 }
 
 fdinstall() {
@@ -165,8 +165,8 @@ fdinstall() {
 	f=$(csv fdinstall) || true
 	[ -n "$f" ] || return 0
 	echo
-	echo "   ns per call + close into a table shared with an idle thread,"
-	echo "   median of boots, patched/unpatched per-pair median ratio (TCG):"
+	echo "   Time per call + close into a table shared with an idle thread,"
+	echo "   patched/unpatched, median of the per-pair ratios (TCG):"
 	echo
 	awk -F, "$MED"'
 		NR > 1 { v[$1, $2, $3, $4] = $5; key[$4 SUBSEP $2] = 1; if ($3 > np) np = $3 }
@@ -175,7 +175,7 @@ fdinstall() {
 				split(k, kk, SUBSEP); s = kk[1]; c = kk[2]; nr = 0
 				for (p = 1; p <= np; p++) if (v["base", c, p, s] > 0 && v["users", c, p, s] != "")
 					R[++nr] = v["users", c, p, s] / v["base", c, p, s]
-				printf "     %-7s %s vCPU(s): %.3fx\n", s, c, med(R, nr)
+				printf "     %-7s %s vCPU(s): %.4fx\n", s, c, med(R, nr)
 			}
 		}' "$f" | sort
 }
