@@ -63,20 +63,20 @@ done
 
 echo "lockdep_unregister_key(): us per operation on the debug kernel (lockdep, KASAN), TCG; median over $pairs rounds of $runs runs"
 printf "%-5s %-14s %12s %12s %12s %10s %10s %18s\n" cpus op base_us expedited_us hazptr_us base/hz exp/hz "IPIs b/e/h per op"
-awk -F, 'NR > 1 { k = $2 SUBSEP $4; m[$1, k, ++c[$1, k]] = $5; ipi[$1, k] += $7; keys[k] = 1 }
+awk -F, "$AWK_MED"'
+	NR > 1 { k = $2 SUBSEP $4; m[$1, k, ++c[$1, k]] = $5; ipi[$1, k] += $7; keys[k] = 1 }
 	END {
 		for (k in keys) {
 			split(k, f, SUBSEP)
-			b = med("base", k); e = med("expedited", k); h = med("hazptr", k)
+			b = side("base", k); e = side("expedited", k); h = side("hazptr", k)
 			printf "%-5s %-14s %12.0f %12.0f %12.0f %9.1fx %9.1fx %6.1f/%.1f/%.1f\n", f[1], f[2], b, e, h,
 				b / h, e / h, ipi["base", k] / c["base", k], ipi["expedited", k] / c["expedited", k],
 				ipi["hazptr", k] / c["hazptr", k]
 		}
 	}
-	function med(s, k,   n, a, i, j, t) {
-		n = c[s, k]
-		for (i = 1; i <= n; i++) a[i] = m[s, k, i]
-		for (i = 2; i <= n; i++) for (j = i; j > 1 && a[j - 1] > a[j]; j--) { t = a[j]; a[j] = a[j - 1]; a[j - 1] = t }
-		return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
+	# The median of side s for key k.
+	function side(s, k,   a, i) {
+		for (i = 1; i <= c[s, k]; i++) a[i] = m[s, k, i]
+		return med(a, c[s, k])
 	}' "$csv" | sort
 echo "(csv: ${csv#"$TOP"/})"

@@ -44,19 +44,15 @@ for p in $(seq "$pairs"); do
 done
 
 echo "context switch (pipe ping-pong on one vCPU), ns per switch; $pairs interleaved pairs"
-awk -F, 'NR > 1 { v[$1, $2] = $3; if ($2 > np) np = $2 }
+awk -F, "$AWK_MED"'
+	NR > 1 { v[$1, $2] = $3; if ($2 > np) np = $2 }
 	END {
 		for (p = 1; p <= np; p++) { B[p] = v["base", p]; S[p] = v["series", p]; R[p] = S[p] / B[p] }
+		b = med(B, np); s = med(S, np); r = med(R, np)	# R is now sorted
 		printf "base %.1f ns, series %.1f ns, series/base per pair: median %.4f (min %.4f, max %.4f)\n",
-			med(B, np), med(S, np), med(R, np), min(R, np), max(R, np)
-		printf "switches per second, series/base: %.4fx\n", 1 / med(R, np)
-	}
-	function med(a, n,   i, j, t) {
-		for (i = 2; i <= n; i++) for (j = i; j > 1 && a[j - 1] > a[j]; j--) { t = a[j]; a[j] = a[j - 1]; a[j - 1] = t }
-		return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
-	}
-	function min(a, n,   i, m) { m = a[1]; for (i = 2; i <= n; i++) if (a[i] < m) m = a[i]; return m }
-	function max(a, n,   i, m) { m = a[1]; for (i = 2; i <= n; i++) if (a[i] > m) m = a[i]; return m }' "$csv"
+			b, s, r, R[1], R[np]
+		printf "switches per second, series/base: %.4fx\n", 1 / r
+	}' "$csv"
 # __schedule()'s instructions in each build (its inlined hook included).
 count() {
 	awk '/^[0-9a-f]+ <__schedule>:$/ { t = 1; next } t && /^$/ { exit } t && /:\t/ { n++ } END { print n + 0 }' "$1"

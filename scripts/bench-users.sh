@@ -24,7 +24,7 @@
 # Writes results/bench/users.csv (kernel,cpus,pair,stressor,bogo_ops_s),
 # fdexpand.csv (kernel,cpus,pair,n,median_us,p90_us,p99_us,max_us),
 # fdinstall.csv (kernel,cpus,pair,call,median_ns), the logs, and prints the
-# table of medians and of the median per-pair ratio users/base.
+# table of medians, of the median per-pair ratio users/base and its spread.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/pipeline.sh"
@@ -92,30 +92,36 @@ for n in $cpus; do
 done
 
 
+# ratio_table CSV NAME UNIT FMT: for a CSV of kernel,cpus,pair,NAME,value,
+# per NAME and CPU count the medians of each side, the median of the per-pair
+# ratios users/base and their spread (min-max); FMT prints a value.
+ratio_table() {
+	awk -F, -v name="$2" -v unit="$3" -v fmt="$4" "$AWK_MED"'
+		NR > 1 { v[$1, $2, $3, $4] = $5; key[$2 "," $4] = 1; if ($3 > np) np = $3 }
+		END {
+			printf "%-10s %5s %14s %14s %11s %16s\n", name, "cpus", "base " unit, "users " unit, "users/base", "spread"
+			for (k in key) {
+				split(k, kk, ","); c = kk[1]; s = kk[2]; nb = nu = nr = 0
+				for (p = 1; p <= np; p++) {
+					b = v["base", c, p, s]; u = v["users", c, p, s]
+					if (b != "") B[++nb] = b
+					if (u != "") U[++nu] = u
+					if (b > 0 && u != "") R[++nr] = u / b
+				}
+				m = med(R, nr)	# R is now sorted
+				printf "%-10s %5s %14" fmt " %14" fmt " %10.4fx %7.4f-%.4f\n", s, c, med(B, nb), med(U, nu), m, R[1], R[nr]
+			}
+		}' "$1" | { read -r h; echo "$h"; sort; }
+}
+
 echo
 echo "A/B of the user conversions: base = series without patches/users, users = whole series"
 echo "(TCG guest: compare ratios only; ${pairs} interleaved pairs; ratio = median of per-pair users/base)"
-awk -F, 'NR > 1 { v[$1, $2, $3, $4] = $5; key[$2 "," $4] = 1; if ($3 > np) np = $3 }
-	END {
-		printf "%-10s %5s %14s %14s %12s\n", "stressor", "cpus", "base ops/s", "users ops/s", "users/base"
-		for (k in key) {
-			split(k, kk, ","); c = kk[1]; s = kk[2]; nb = nu = nr = 0
-			for (p = 1; p <= np; p++) {
-				b = v["base", c, p, s]; u = v["users", c, p, s]
-				if (b != "") B[++nb] = b
-				if (u != "") U[++nu] = u
-				if (b > 0 && u != "") R[++nr] = u / b
-			}
-			printf "%-10s %5s %14.2f %14.2f %11.3fx\n", s, c, med(B, nb), med(U, nu), med(R, nr)
-		}
-	}
-	function med(a, n,   i, j, t) {
-		for (i = 2; i <= n; i++) for (j = i; j > 1 && a[j - 1] > a[j]; j--) { t = a[j]; a[j] = a[j - 1]; a[j - 1] = t }
-		return n ? (n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2) : 0
-	}' "$out/users.csv" | { read -r h; echo "$h"; sort; }
+ratio_table "$out/users.csv" stressor ops/s .2f
 echo
 echo "expand_fdtable() with a shared table (fdexpand), us; medians over the boots of each side:"
-awk -F, 'NR > 1 { k = $1 " " $2; n[k] += $4; m[k, ++c[k]] = $5; q[k, c[k]] = $7 }
+awk -F, "$AWK_MED"'
+	NR > 1 { k = $1 " " $2; n[k] += $4; m[k, ++c[k]] = $5; q[k, c[k]] = $7 }
 	END {
 		printf "%-6s %5s %8s %12s %10s\n", "kernel", "cpus", "calls", "median_us", "p99_us"
 		for (k in c) {
@@ -123,32 +129,10 @@ awk -F, 'NR > 1 { k = $1 " " $2; n[k] += $4; m[k, ++c[k]] = $5; q[k, c[k]] = $7 
 			split(k, kk, " ")
 			printf "%-6s %5s %8d %12.1f %10.1f\n", kk[1], kk[2], n[k], med(M, c[k]), med(Q, c[k])
 		}
-	}
-	function med(a, n,   i, j, t) {
-		for (i = 2; i <= n; i++) for (j = i; j > 1 && a[j - 1] > a[j]; j--) { t = a[j]; a[j] = a[j - 1]; a[j - 1] = t }
-		return n ? (n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2) : 0
 	}' "$out/fdexpand.csv" | { read -r h; echo "$h"; sort -k2,2n -k1,1; }
 echo
-echo "fd_install() into a shared table (fdinstall), ns per call + close; ratio = median of per-pair users/base (min-max):"
-awk -F, 'NR > 1 { v[$1, $2, $3, $4] = $5; key[$2 "," $4] = 1; if ($3 > np) np = $3 }
-	END {
-		printf "%-8s %5s %10s %10s %10s %16s\n", "call", "cpus", "base_ns", "users_ns", "users/base", "spread"
-		for (k in key) {
-			split(k, kk, ","); c = kk[1]; s = kk[2]; nb = nu = nr = 0
-			for (p = 1; p <= np; p++) {
-				b = v["base", c, p, s]; u = v["users", c, p, s]
-				if (b != "") B[++nb] = b
-				if (u != "") U[++nu] = u
-				if (b > 0 && u != "") R[++nr] = u / b
-			}
-			m = med(R, nr)
-			printf "%-8s %5s %10.1f %10.1f %9.4fx %7.4f-%.4f\n", s, c, med(B, nb), med(U, nu), m, R[1], R[nr]
-		}
-	}
-	function med(a, n,   i, j, t) {
-		for (i = 2; i <= n; i++) for (j = i; j > 1 && a[j - 1] > a[j]; j--) { t = a[j]; a[j] = a[j - 1]; a[j - 1] = t }
-		return n ? (n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2) : 0
-	}' "$out/fdinstall.csv" | { read -r h; echo "$h"; sort; }
+echo "fd_install() into a shared table (fdinstall), ns per call + close:"
+ratio_table "$out/fdinstall.csv" call ns .1f
 # Instructions of fd_install() and of the out-of-line helpers the series
 # gives it (fd_install_shared(), fdt_store(), if the compiler kept them).
 count() {

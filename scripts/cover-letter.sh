@@ -36,11 +36,6 @@ csv() {
 	fi
 }
 
-MED='function med(a, n,   i, j, t) {
-	for (i = 2; i <= n; i++) for (j = i; j > 1 && a[j - 1] > a[j]; j--) { t = a[j]; a[j] = a[j - 1]; a[j - 1] = t }
-	return n ? (n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2) : 0
-}'
-
 refscale() {
 	local f
 	f=$(csv refscale) || true
@@ -83,7 +78,7 @@ switch() {
 	local f
 	f=$(csv switch) || true
 	[ -n "$f" ] || return 0
-	awk -F, "$MED"'
+	awk -F, "$AWK_MED"'
 		NR > 1 { v[$1, $2] = $3; if ($2 > np) np = $2 }
 		END {
 			for (p = 1; p <= np; p++) { B[p] = v["base", p]; S[p] = v["series", p]; R[p] = S[p] / B[p] }
@@ -102,7 +97,7 @@ lockdep() {
 	echo "   ms per tc qdisc replace of an mq root on a 16-queue dummy device"
 	echo "   (17 keys unregistered), debug kernel, median of rounds (TCG):"
 	echo
-	awk -F, "$MED"'
+	awk -F, "$AWK_MED"'
 		NR > 1 && $4 == "qdisc-replace" { m[$1, $2, ++c[$1, $2]] = $5; ipi[$1, $2] += $7; cp[$2] = 1 }
 		END {
 			printf "     %-28s", "vCPUs"
@@ -148,7 +143,7 @@ fdexpand() {
 	echo "   us per expand_fdtable() of a table shared by two threads, median of"
 	echo "   boots (TCG):"
 	echo
-	awk -F, "$MED"'
+	awk -F, "$AWK_MED"'
 		NR > 1 { k = $1 SUBSEP $2; m[k, ++c[k]] = $5; cp[$2] = 1 }
 		END {
 			for (x in cp) {
@@ -168,7 +163,7 @@ fdinstall() {
 	echo "   Time per call + close into a table shared with an idle thread,"
 	echo "   patched/unpatched, median of the per-pair ratios (TCG):"
 	echo
-	awk -F, "$MED"'
+	awk -F, "$AWK_MED"'
 		NR > 1 { v[$1, $2, $3, $4] = $5; key[$4 SUBSEP $2] = 1; if ($3 > np) np = $3 }
 		END {
 			for (k in key) {

@@ -25,6 +25,14 @@ need() {
 		die "'$1' not found: install package '$2' (run 'make deps')"
 }
 
+# AWK_MED: an awk function for the benchmark scripts (awk "$AWK_MED"'...'):
+# med(a, n) is the median of a[1..n], 0 for n = 0; it sorts a in place, so
+# a[1] and a[n] are then the minimum and the maximum.
+AWK_MED='function med(a, n,   i, j, t) {
+	for (i = 2; i <= n; i++) for (j = i; j > 1 && a[j - 1] > a[j]; j--) { t = a[j]; a[j] = a[j - 1]; a[j - 1] = t }
+	return n ? (n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2) : 0
+}'
+
 # series_files DIR...: the patch files of these series directories, in
 # application order: by their number, which runs across the directories
 # (a feature's tests follow it, so core/ and torture/ interleave).

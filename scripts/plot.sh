@@ -25,12 +25,6 @@ need gnuplot gnuplot-nox
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-# median of column $2 per key $1 (awk helper for the pair CSVs).
-MED='function med(a, n,   i, j, t) {
-	for (i = 2; i <= n; i++) for (j = i; j > 1 && a[j - 1] > a[j]; j--) { t = a[j]; a[j] = a[j - 1]; a[j - 1] = t }
-	return n ? (n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2) : 0
-}'
-
 plot() {	# plot NAME GNUPLOT-COMMANDS
 	gnuplot -e "set terminal pngcairo size 900,500 noenhanced; set output '$dir/$1.png'; $2" ||
 		die "gnuplot failed on $1"
@@ -54,7 +48,7 @@ if [ -f "$dir/sync.csv" ]; then
 fi
 
 if [ -f "$dir/users.csv" ]; then
-	awk -F, "$MED"'
+	awk -F, "$AWK_MED"'
 		NR > 1 { k = $4 "/" $2 "cpu"; if (!(k in seen)) { seen[k]; ko[++nk] = k }
 			 if ($1 == "base") b[k, ++nb[k]] = $5; else u[k, ++nu[k]] = $5 }
 		END { for (i = 1; i <= nk; i++) { k = ko[i]
@@ -64,7 +58,7 @@ if [ -f "$dir/users.csv" ]; then
 fi
 
 if [ -f "$dir/fdexpand.csv" ]; then
-	awk -F, "$MED"'
+	awk -F, "$AWK_MED"'
 		NR > 1 { k = $1 "/" $2 "cpu"; if (!(k in seen)) { seen[k]; ko[++nk] = k }; m[k, ++c[k]] = $5; p[k, c[k]] = $7 }
 		END { for (i = 1; i <= nk; i++) { k = ko[i]
 			for (j = 1; j <= c[k]; j++) { M[j] = m[k, j]; P[j] = p[k, j] }
@@ -74,7 +68,7 @@ fi
 
 if [ -f "$dir/lockdep.csv" ]; then
 	# rows: op/cpus; columns: base, expedited, hazptr.
-	awk -F, "$MED"'
+	awk -F, "$AWK_MED"'
 		NR > 1 { k = $4 "/" $2 "cpu"; if (!(k in seen)) { seen[k]; ko[++nk] = k }; m[$1, k, ++c[$1, k]] = $5 }
 		END { for (i = 1; i <= nk; i++) { k = ko[i]; printf "%s", k
 			for (s = 1; s <= 3; s++) { side = s == 1 ? "base" : s == 2 ? "expedited" : "hazptr"
