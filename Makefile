@@ -19,7 +19,11 @@
 #                    (refscale, one boot of the 'bench' kernel)
 #   make bench-users the converted users against the tree without them:
 #                    stress-ng bogo-ops/s, expand_fdtable() latency
-#                    (interleaved boots, ~30 min), then bench-lockdep
+#                    (interleaved boots, ~30 min), then bench-fdexpand and
+#                    bench-lockdep
+#   make bench-fdexpand  expand_fdtable() of a shared table five ways (rcu,
+#                    expedited, polled RCU, symmetric and asymmetric hazptr)
+#                    with installers running, interleaved boots (~25 min)
 #   make bench-lockdep  lockdep_unregister_key(): tc qdisc replace and link
 #                    add+del on the debug kernel with synchronize_rcu(),
 #                    synchronize_rcu_expedited() and the hazard pointer
@@ -78,7 +82,7 @@ TORTURE_PARAMS = hazptrtorture.torture_type=$(TORTURE_TYPE)
 USERS_PARAMS = hazptr_job=stress,fdexpand hazptr_fdexpand=13 \
 	hazptr_stress=--tun,$(SMP),--close,$(SMP),--dup,$(SMP),-t,15s,--metrics-brief
 
-.PHONY: all deps prepare kernel initramfs boot test soak check-series series mutate native bench bench-refscale bench-users bench-lockdep bench-retire bench-sync bench-switch clean distclean
+.PHONY: all deps prepare kernel initramfs boot test soak check-series series mutate native bench bench-refscale bench-users bench-fdexpand bench-lockdep bench-retire bench-sync bench-switch clean distclean
 
 all: prepare
 	@mkdir -p results
@@ -128,7 +132,12 @@ bench-refscale: prepare
 # A/B of the user conversions: the tree with and without patches/users/.
 bench-users: prepare
 	scripts/bench-users.sh
+	scripts/bench-fdexpand.sh
 	scripts/bench-lockdep.sh
+
+# expand_fdtable() five ways on the bench kernel.
+bench-fdexpand: prepare
+	scripts/bench-fdexpand.sh
 
 # lockdep_unregister_key() three ways on the debug kernel.
 bench-lockdep: prepare

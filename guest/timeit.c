@@ -26,6 +26,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "ipis.h"
+
 #define MAX_RUNS	10000
 
 static double now_us(void)
@@ -34,36 +36,6 @@ static double now_us(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return ts.tv_sec * 1e6 + ts.tv_nsec / 1e3;
-}
-
-/* The "CAL:" row of /proc/interrupts, summed over CPUs; -1 if missing. */
-static long long cal_ipis(void)
-{
-	char line[4096];
-	long long sum = -1;
-	FILE *f = fopen("/proc/interrupts", "r");
-
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f)) {
-		char *p = line, *end;
-		long long v;
-
-		while (*p == ' ')
-			p++;
-		if (strncmp(p, "CAL:", 4))
-			continue;
-		sum = 0;
-		for (p += 4;; p = end) {
-			v = strtoll(p, &end, 10);
-			if (end == p)
-				break;
-			sum += v;
-		}
-		break;
-	}
-	fclose(f);
-	return sum;
 }
 
 static int cmp_double(const void *a, const void *b)
