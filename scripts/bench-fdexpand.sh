@@ -91,7 +91,7 @@ awk -F, -v sides="$sides" "$AWK_MED"'
 				if (!c[k]) continue
 				med_k = side(s[i], n, m)
 				printf "%-5s %-12s %10.1f %10.1f %11.1fx %14.0f %12.1f\n", n, s[i], med_k,
-					side(s[i], n, q), ref > 0 ? med_k / ref : 0,
+					side(s[i], n, q), (ref > 0 ? med_k / ref : 0),
 					inst[k] / calls[k], ipi[k] / calls[k]
 			}
 		}
