@@ -15,7 +15,7 @@ set -euo pipefail
 tmpl=$TOP/docs/cover-letter.in
 data=$TOP/docs/data
 [ -f "$tmpl" ] || die "missing ${tmpl#"$TOP"/}"
-CSVS="refscale sync sync-cpus switch lockdep native fdexpand fdinstall"
+CSVS="refscale sync sync-cpus switch lockdep native fdexpand fdexpand5 fdinstall"
 
 if [ "${1:-}" = --save ]; then
 	mkdir -p "$data"
@@ -135,24 +135,32 @@ native() {
 
 fdexpand() {
 	local f
-	f=$(csv fdexpand) || true
+	f=$(csv fdexpand5) || true
 	if [ -z "$f" ]; then
-		echo "   (no fdexpand data: run make bench-users)"
+		echo "   (no fdexpand5 data: run make bench-fdexpand)"
 		return
 	fi
-	echo "   us per expand_fdtable() of a table shared by two threads, median of"
-	echo "   boots (TCG):"
+	echo "   us per expand_fdtable() of a shared table while another thread"
+	echo "   installs fds into it, median of boots (TCG):"
 	echo
-	awk -F, "$AWK_MED"'
-		NR > 1 { k = $1 SUBSEP $2; m[k, ++c[k]] = $5; cp[$2] = 1 }
+	awk -F, -v sides="rcu expedited polled hazptr-sym hazptr-asym" "$AWK_MED"'
+		NR > 1 { k = $1 SUBSEP $2; m[k, ++c[k]] = $5; cp[$2] = 1; if ($2 > nc) nc = $2 }
 		END {
-			for (x in cp) {
-				for (j = 1; j <= c["base", x]; j++) B[j] = m["base", x, j]
-				for (j = 1; j <= c["users", x]; j++) U[j] = m["users", x, j]
-				printf "     %s vCPU(s): synchronize_rcu() %.1f, hazptr_synchronize_asym() %.1f\n", x,
-					med(B, c["base", x]), med(U, c["users", x])
+			n = split(sides, s, " ")
+			printf "     %-8s", "vCPUs"
+			for (i = 1; i <= n; i++) printf " %11s", s[i]
+			printf "\n"
+			for (x = 1; x <= nc; x++) {
+				if (!(x in cp)) continue
+				printf "     %-8s", x
+				for (i = 1; i <= n; i++) {
+					k = s[i] SUBSEP x
+					for (j = 1; j <= c[k]; j++) a[j] = m[k, j]
+					printf " %11.1f", med(a, c[k])
+				}
+				printf "\n"
 			}
-		}' "$f" | sort
+		}' "$f"
 }
 
 fdinstall() {
