@@ -44,6 +44,10 @@
 #   make mutate      break the core (and users) one way at a time, as listed
 #                    in configs/mutations/, and show that the tests named by
 #                    each mutation catch it (not part of make test)
+#   make kcsan       the torture tests and the fd user on a KCSAN_STRICT
+#                    kernel (configs/kcsan.list; its own kernel build, so
+#                    not part of make test): a KCSAN report naming the
+#                    series' code fails, the others are listed
 #   make clean       remove work/build and results/ (keeps the tree, ccache)
 #   make distclean   also remove the ccache and initramfs; the kernel tree
 #                    work/linux only with FORCE=1
@@ -82,7 +86,7 @@ TORTURE_PARAMS = hazptrtorture.torture_type=$(TORTURE_TYPE)
 USERS_PARAMS = hazptr_job=stress,fdexpand hazptr_fdexpand=13 \
 	hazptr_stress=--tun,$(SMP),--close,$(SMP),--dup,$(SMP),-t,15s,--metrics-brief
 
-.PHONY: all deps prepare kernel initramfs boot test soak check-series series mutate native bench bench-refscale bench-users bench-fdexpand bench-lockdep bench-retire bench-sync bench-switch clean distclean
+.PHONY: all deps prepare kernel initramfs boot test soak check-series series mutate kcsan native bench bench-refscale bench-users bench-fdexpand bench-lockdep bench-retire bench-sync bench-switch clean distclean
 
 all: prepare
 	@mkdir -p results
@@ -165,6 +169,9 @@ bench: bench-refscale bench-users bench-retire bench-sync bench-switch
 # Each mutation of configs/mutations/ must make its tests fail.
 mutate: prepare
 	scripts/mutate.sh
+
+kcsan: prepare
+	TESTS_LIST=$(CURDIR)/configs/kcsan.list scripts/run-tests.sh
 
 clean:
 	rm -rf work/build results

@@ -17,6 +17,11 @@
 #    TEXT" is not a splat, nor are the lines containing TEXT between a
 #    test's "expect lines: TEXT" and "no more lines: TEXT"
 #  - a hazard pointer stall report ("hazptr: stall: ...")
+#  - a KCSAN report ("BUG: KCSAN: ...", up to its closing "=====" line)
+#    whose text names code of the series (hazptr, fd_install,
+#    expand_fdtable, is_dynamic_key, lockdep_unregister_key) in either
+#    access's stack; a report that names none is listed ("KCSAN-OUTSIDE:
+#    TITLE") and is not a failure
 #  - with --expect V: no "End of test: V" line, or an "End of test:" line
 #    with the other verdict (torture tests print e.g.
 #    "[   12.3] hazptr-torture: --- End of test: SUCCESS ...").
@@ -76,9 +81,27 @@ grepn() {
 # Likewise, the lines that contain TEXT between "expect lines: TEXT" and "no
 # more lines: TEXT" (a test that provokes a report of several lines, such as
 # a stall report).
+#
+# A KCSAN report that names no code of the series (KCSAN_SERIES) is left
+# out of the scan, its title written to $kcsan_out.
+KCSAN_SERIES='hazptr|fd_install|expand_fdtable|is_dynamic_key|lockdep_unregister_key'
+kcsan_out=$(mktemp)
+trap 'rm -f "$kcsan_out"' EXIT
 expected=$(tr -d '\r' <"$log" | sed -n 's/.*expect one WARNING: //p')
-scan=$(tr -d '\r' <"$log" | awk -v expected="$expected" '
+scan=$(tr -d '\r' <"$log" | awk -v expected="$expected" -v series="$KCSAN_SERIES" -v out="$kcsan_out" '
 	BEGIN { n = split(expected, want, "\n") }
+	/BUG: KCSAN: / { kc = 1; kn = 0; title = $0; sub(/.*BUG: KCSAN: /, "", title) }
+	kc {
+		kb[++kn] = $0
+		if (kn > 1 && /==========/) {
+			ours = 0
+			for (i = 1; i <= kn; i++) if (kb[i] ~ series) ours = 1
+			for (i = 1; i <= kn; i++) print (ours ? kb[i] : "")
+			if (!ours) print "KCSAN-OUTSIDE: " title >out
+			kc = 0
+		}
+		next
+	}
 	/expect one WARNING: / { print ""; next }
 	/expect lines: / { sub(/.*expect lines: /, ""); lines = $0; print ""; next }
 	/no more lines: / { lines = ""; print ""; next }
@@ -153,6 +176,9 @@ if [ -n "$expect" ]; then
 		offending+=$verdicts$'\n'
 	fi
 fi
+
+# KCSAN reports outside the series: listed, not failures.
+sort "$kcsan_out" | uniq -c | sed 's/^ *\([0-9]*\) KCSAN-OUTSIDE: \(.*\)/KCSAN-OUTSIDE: \2 (x\1)/'
 
 if [ ${#problems[@]} -gt 0 ]; then
 	reason=$(IFS=';'; echo "${problems[*]}" | sed 's/;/; /g')

@@ -55,7 +55,7 @@ else
 	selected=("${order[@]}")
 fi
 
-passed=0 failed=0 logs=() failures=()
+passed=0 failed=0 logs=() failures=() kcsan=()
 pass() { echo "PASS $1"; passed=$((passed + 1)); }
 # fail NAME REASON [FIRST-OFFENDING-LINE]: the failures are repeated after
 # the summary table, so that the end of the output alone says what broke.
@@ -139,7 +139,14 @@ for tname in "${selected[@]}"; do
 	logs+=("$log")
 	args=("$log")
 	[ "$expect" = - ] || args+=(--expect "$expect")
-	if out=$("$TOP/scripts/check-log.sh" "${args[@]}"); then
+	rc=0
+	out=$("$TOP/scripts/check-log.sh" "${args[@]}") || rc=$?
+	# KCSAN reports outside the series' code: listed after the summary.
+	while read -r line; do
+		kcsan+=("$tname: ${line#KCSAN-OUTSIDE: }")
+	done < <(echo "$out" | grep '^KCSAN-OUTSIDE: ' || true)
+	out=$(echo "$out" | grep -v '^KCSAN-OUTSIDE: ' || true)
+	if [ "$rc" = 0 ]; then
 		pass "$tname"
 	else
 		echo "$out" | tail -n +2
@@ -151,6 +158,11 @@ done
 if [ ${#logs[@]} -gt 0 ]; then
 	echo
 	"$TOP/scripts/summary.sh" "${logs[@]}" || true
+fi
+if [ ${#kcsan[@]} -gt 0 ]; then
+	echo
+	echo "KCSAN reports outside the series' code (not failures; see check-log.sh):"
+	printf '  %s\n' "${kcsan[@]}"
 fi
 if [ ${#failures[@]} -gt 0 ]; then
 	echo
