@@ -46,11 +46,10 @@ row() {
 	kernel=$(sed -n 's/^# boot.sh: .* kernel=\([^ ]*\).*/\1/p' "$log" | head -1)
 	[ -n "$test" ] || test=$(basename "$log" .log)
 	verdict=$(printf '%s\n' "$body" | grep -oE 'End of test: (SUCCESS|FAILURE)' | tail -1 | awk '{print $4}' || true)
-	if check=$("$TOP/scripts/check-log.sh" "$log" 2>/dev/null | head -1); then
-		check=clean
-	else
-		check=${check#FAIL-LOG "$log": }
-	fi
+	# The whole output (KCSAN-OUTSIDE lines may come first), then its verdict.
+	check=$("$TOP/scripts/check-log.sh" "$log" 2>/dev/null || true)
+	check=$(printf '%s\n' "$check" | sed -n "s|^FAIL-LOG $log: ||p" | head -1)
+	[ -n "$check" ] || check=clean
 	pipe=$(printf '%s\n' "$body" | grep -E 'Reader Pipe:' | tail -1 |
 		sed 's/.*Reader Pipe:[[:space:]]*//' | tr -s ' \t' ' ' | sed 's/ $//' || true)
 	ops=$(printf '%s\n' "$body" | grep -E -- '-torture: Ops:' | tail -1 |
