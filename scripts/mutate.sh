@@ -6,6 +6,7 @@
 # test failed (the mutation is caught) and how long it took.
 #
 #   mutate.sh [NAME...]       (default: every configs/mutations/*.patch)
+#   REPEAT=5 mutate.sh NAME   run the tests 5 times on the one mutated build
 #
 # A mutation is a patch file against the work tree with the series applied;
 # its header, before the diff, says what it breaks and which tests of
@@ -16,7 +17,10 @@
 #
 # Prints "CAUGHT NAME by TEST in Ns" or "MISSED NAME", then as its last
 # line "N caught, N missed"; exits 1 if a mutation was missed or does not
-# apply.  Logs: results/mutate/NAME/.  Not part of make test.
+# apply.  With REPEAT=N a mutation counts as caught only if every one of
+# the N runs failed; each run's failing tests and time are printed, then
+# how many of the N runs each named test failed.  Logs:
+# results/mutate/NAME/ (runN/ with REPEAT).  Not part of make test.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/pipeline.sh"
@@ -38,6 +42,10 @@ else
 	[ -e "${muts[0]}" ] || die "no mutation in $dir"
 fi
 
+repeat=${REPEAT:-1}
+is_uint "$repeat" REPEAT
+[ "$repeat" -ge 1 ] || die "REPEAT must be at least 1, not '$repeat'"
+
 restore() {
 	git -C "$TREE" checkout -q -- . 2>/dev/null || true
 }
@@ -54,23 +62,49 @@ for m in "${muts[@]}"; do
 		continue
 	fi
 	git -C "$TREE" apply "$m"
-	out=$RESULTS/mutate/$name
-	mkdir -p "$out"
-	start=$(date +%s)
-	RESULTS=$out TESTS="$tests" "$TOP/scripts/run-tests.sh" >"$out/run.log" 2>&1 && rc=0 || rc=$?
-	secs=$(($(date +%s) - start))
-	restore
-	if grep -q '^FAIL .*did not build' "$out/run.log"; then
-		echo "MISSED $name: the mutated kernel does not build (log: ${out#"$TOP"/}/run.log)"
-		missed=$((missed + 1))
-	elif [ "$rc" != 0 ]; then
+	declare -A fails=()
+	runs_caught=0 nobuild= by_all= secs_all=
+	for ((i = 1; i <= repeat; i++)); do
+		out=$RESULTS/mutate/$name
+		[ "$repeat" = 1 ] || out+=/run$i
+		mkdir -p "$out"
+		start=$(date +%s)
+		RESULTS=$out TESTS="$tests" "$TOP/scripts/run-tests.sh" >"$out/run.log" 2>&1 && rc=0 || rc=$?
+		secs=$(($(date +%s) - start))
+		if grep -q '^FAIL .*did not build' "$out/run.log"; then
+			nobuild=$out/run.log
+			break
+		fi
 		by=$(sed -n 's/^FAIL \([^ ]*\) (.*/\1/p' "$out/run.log" | sort -u | tr '\n' ' ' | sed 's/ $//')
-		echo "CAUGHT $name by $by in ${secs}s"
+		for t in $by; do fails[$t]=$((${fails[$t]:-0} + 1)); done
+		if [ "$rc" != 0 ]; then
+			runs_caught=$((runs_caught + 1))
+			by_all="$by" secs_all=$secs
+		fi
+		[ "$repeat" = 1 ] ||
+			echo "  $name run $i/$repeat: ${by:-nothing failed} (${secs}s)"
+	done
+	restore
+	if [ -n "$nobuild" ]; then
+		echo "MISSED $name: the mutated kernel does not build (log: ${nobuild#"$TOP"/})"
+		missed=$((missed + 1))
+	elif [ "$runs_caught" = "$repeat" ]; then
+		if [ "$repeat" = 1 ]; then
+			echo "CAUGHT $name by $by_all in ${secs_all}s"
+		else
+			per=$(for t in $tests; do echo -n "$t ${fails[$t]:-0}/$repeat, "; done)
+			echo "CAUGHT $name in $repeat/$repeat runs (${per%, })"
+		fi
 		caught=$((caught + 1))
-	else
+	elif [ "$repeat" = 1 ]; then
 		echo "MISSED $name: $tests passed (log: ${out#"$TOP"/}/run.log)"
 		missed=$((missed + 1))
+	else
+		per=$(for t in $tests; do echo -n "$t ${fails[$t]:-0}/$repeat, "; done)
+		echo "MISSED $name: caught in $runs_caught/$repeat runs (${per%, })"
+		missed=$((missed + 1))
 	fi
+	unset fails
 done
 echo "$caught caught, $missed missed"
 [ "$missed" = 0 ]
