@@ -6,7 +6,8 @@
 # test failed (the mutation is caught) and how long it took.
 #
 #   mutate.sh [NAME...]       (default: every configs/mutations/*.patch)
-#   REPEAT=5 mutate.sh NAME   run the tests 5 times on the one mutated build
+#   REPEAT=5 mutate.sh NAME   apply once, run the tests 5 times (each run
+#                             re-checks the build, a no-op, and the initramfs)
 #
 # A mutation is a patch file against the work tree with the series applied;
 # its header, before the diff, says what it breaks and which tests of
@@ -44,12 +45,19 @@ fi
 
 repeat=${REPEAT:-1}
 is_uint "$repeat" REPEAT
-[ "$repeat" -ge 1 ] || die "REPEAT must be at least 1, not '$repeat'"
+repeat=$((10#$repeat))
 
 restore() {
 	git -C "$TREE" checkout -q -- . 2>/dev/null || true
 }
 trap restore EXIT
+
+# The tests a mutation names, each with how many of the runs it failed.
+per_test() {
+	local t list=
+	for t in $tests; do list+="$t ${fails[$t]:-0}/$repeat, "; done
+	echo "${list%, }"
+}
 
 caught=0 missed=0
 for m in "${muts[@]}"; do
@@ -62,46 +70,50 @@ for m in "${muts[@]}"; do
 		continue
 	fi
 	git -C "$TREE" apply "$m"
+	rm -rf "$RESULTS/mutate/$name"
 	declare -A fails=()
-	runs_caught=0 nobuild= by_all= secs_all=
+	runs_caught=0 broken='' by_all='' secs_all=''
 	for ((i = 1; i <= repeat; i++)); do
 		out=$RESULTS/mutate/$name
-		[ "$repeat" = 1 ] || out+=/run$i
+		[ "$repeat" -eq 1 ] || out+=/run$i
 		mkdir -p "$out"
 		start=$(date +%s)
 		RESULTS=$out TESTS="$tests" "$TOP/scripts/run-tests.sh" >"$out/run.log" 2>&1 && rc=0 || rc=$?
 		secs=$(($(date +%s) - start))
-		if grep -q '^FAIL .*did not build' "$out/run.log"; then
-			nobuild=$out/run.log
+		# A kernel, the initramfs or the native harness that does not
+		# build is neither a catch nor a miss of the mutation.
+		if grep -qE '^FAIL .*(did not build|got exit 2|harness did not run)' "$out/run.log"; then
+			broken="run $i: $(grep -m1 -E '^FAIL .*(did not build|got exit 2|harness did not run)' "$out/run.log")"
+			[ "$i" -eq 1 ] || broken+=" (run 1 built)"
 			break
 		fi
 		by=$(sed -n 's/^FAIL \([^ ]*\) (.*/\1/p' "$out/run.log" | sort -u | tr '\n' ' ' | sed 's/ $//')
+		[ "$rc" = 0 ] || [ -n "$by" ] ||
+			die "$name: run-tests.sh failed without a FAIL line (log: ${out#"$TOP"/}/run.log)"
 		for t in $by; do fails[$t]=$((${fails[$t]:-0} + 1)); done
 		if [ "$rc" != 0 ]; then
 			runs_caught=$((runs_caught + 1))
-			by_all="$by" secs_all=$secs
+			by_all=$by secs_all=$secs
 		fi
-		[ "$repeat" = 1 ] ||
-			echo "  $name run $i/$repeat: ${by:-nothing failed} (${secs}s)"
+		[ "$repeat" -eq 1 ] ||
+			echo "  $name run $i/$repeat: ${by:-nothing failed} (${secs}s, build and initramfs included)"
 	done
 	restore
-	if [ -n "$nobuild" ]; then
-		echo "MISSED $name: the mutated kernel does not build (log: ${nobuild#"$TOP"/})"
+	if [ -n "$broken" ]; then
+		echo "MISSED $name: does not build, $broken (log: ${out#"$TOP"/}/run.log)"
 		missed=$((missed + 1))
-	elif [ "$runs_caught" = "$repeat" ]; then
-		if [ "$repeat" = 1 ]; then
+	elif [ "$runs_caught" -eq "$repeat" ]; then
+		if [ "$repeat" -eq 1 ]; then
 			echo "CAUGHT $name by $by_all in ${secs_all}s"
 		else
-			per=$(for t in $tests; do echo -n "$t ${fails[$t]:-0}/$repeat, "; done)
-			echo "CAUGHT $name in $repeat/$repeat runs (${per%, })"
+			echo "CAUGHT $name in $repeat/$repeat runs ($(per_test))"
 		fi
 		caught=$((caught + 1))
-	elif [ "$repeat" = 1 ]; then
+	elif [ "$repeat" -eq 1 ]; then
 		echo "MISSED $name: $tests passed (log: ${out#"$TOP"/}/run.log)"
 		missed=$((missed + 1))
 	else
-		per=$(for t in $tests; do echo -n "$t ${fails[$t]:-0}/$repeat, "; done)
-		echo "MISSED $name: caught in $runs_caught/$repeat runs (${per%, })"
+		echo "MISSED $name: caught in $runs_caught/$repeat runs ($(per_test))"
 		missed=$((missed + 1))
 	fi
 	unset fails
