@@ -14,8 +14,8 @@
 #   mutation=NAME     run stress over hazptr.c with configs/mutations/NAME.patch
 #                     applied to a copy (the tree is left alone)
 # run exits 0 when the harness printed PASS (and ThreadSanitizer reported
-# nothing), 1 when it printed FAIL or TSan reported, 2 on any other outcome
-# (a build that fails, a crash); its output goes to LOG.
+# nothing), 1 when it printed FAIL or TSan reported, 3 when the harness does
+# not build, 2 on any other outcome (a crash); its output goes to LOG.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/pipeline.sh"
@@ -61,11 +61,11 @@ run)
 		*) args+=("$p") ;;
 		esac
 	done
-	# A build that fails is neither a pass nor a catch.
+	# A build that fails is neither a pass nor a catch (exit 3).
 	case $prog in
-	stress-mutant) (hmake mutant MUTATION="$m") || exit 2 ;;
-	stress-tsan) (hmake tsan) || exit 2 ;;
-	*) (hmake "$prog") || exit 2 ;;
+	stress-mutant) (hmake mutant MUTATION="$m") || exit 3 ;;
+	stress-tsan) (hmake tsan) || exit 3 ;;
+	*) (hmake "$prog") || exit 3 ;;
 	esac
 	mkdir -p "$(dirname "$log")"
 	rc=0
