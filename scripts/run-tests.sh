@@ -89,7 +89,7 @@ for tname in "${selected[@]}"; do
 		params=$(echo "$params" | sed -E "s/-t,[0-9]+s/-t,${TEST_DURATION}s/g")
 	if [ "$k" = native ]; then
 		# The core on the host CPU (scripts/native.sh): exit 0 PASS,
-		# 1 FAIL, 2 neither.
+		# 1 FAIL, 2 neither, 3 the harness did not build.
 		log=$RESULTS/$tname.log
 		rc=0
 		# shellcheck disable=SC2086
