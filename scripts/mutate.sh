@@ -72,7 +72,7 @@ for m in "${muts[@]}"; do
 	git -C "$TREE" apply "$m"
 	rm -rf "$RESULTS/mutate/$name"
 	declare -A fails=()
-	runs_caught=0 broken='' by_all='' secs_all=''
+	runs_caught=0 broken=''
 	for ((i = 1; i <= repeat; i++)); do
 		out=$RESULTS/mutate/$name
 		[ "$repeat" -eq 1 ] || out+=/run$i
@@ -82,8 +82,9 @@ for m in "${muts[@]}"; do
 		secs=$(($(date +%s) - start))
 		# A kernel, the initramfs or the native harness (native.sh exit
 		# 3) that does not build is neither a catch nor a miss.
-		if grep -qE '^FAIL .*(did not build|got exit 3)' "$out/run.log"; then
-			broken="run $i: $(grep -m1 -E '^FAIL .*(did not build|got exit 3)' "$out/run.log")"
+		broken=$(grep -m1 -E '^FAIL .*(did not build|got exit 3)' "$out/run.log" || true)
+		if [ -n "$broken" ]; then
+			broken="run $i: $broken"
 			[ "$i" -eq 1 ] || broken+=" (runs 1-$((i - 1)) built)"
 			break
 		fi
@@ -91,10 +92,7 @@ for m in "${muts[@]}"; do
 		[ "$rc" = 0 ] || [ -n "$by" ] ||
 			die "$name: run-tests.sh failed without a FAIL line (log: ${out#"$TOP"/}/run.log)"
 		for t in $by; do fails[$t]=$((${fails[$t]:-0} + 1)); done
-		if [ "$rc" != 0 ]; then
-			runs_caught=$((runs_caught + 1))
-			by_all=$by secs_all=$secs
-		fi
+		[ "$rc" = 0 ] || runs_caught=$((runs_caught + 1))
 		[ "$repeat" -eq 1 ] ||
 			echo "  $name run $i/$repeat: ${by:-nothing failed} (${secs}s, build and initramfs included)"
 	done
@@ -104,7 +102,7 @@ for m in "${muts[@]}"; do
 		missed=$((missed + 1))
 	elif [ "$runs_caught" -eq "$repeat" ]; then
 		if [ "$repeat" -eq 1 ]; then
-			echo "CAUGHT $name by $by_all in ${secs_all}s"
+			echo "CAUGHT $name by $by in ${secs}s"
 		else
 			echo "CAUGHT $name in $repeat/$repeat runs ($(per_test))"
 		fi
