@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # expand_fdtable() of a shared table five ways, with fds being installed
 # into it meanwhile: the alternatives a VFS reviewer asks about, measured
-# beside the fs patch.
+# beside the fs patch, and the fs patch with the asymmetric barrier's IPIs
+# sent to idle CPUs too.
 #
 #   bench-fdexpand.sh      PAIRS=3 CPUS="1 2" ROUNDS=25 INSTALLERS=1
 #
@@ -16,12 +17,16 @@
 #                and hazptr_synchronize()
 #   hazptr-asym  the fs patch: the inline asymmetric acquire and
 #                hazptr_synchronize_asym()
+#   asym-all     the same + configs/ab/asym-all-cpus.patch: its IPIs go to
+#                every other online CPU, idle ones too
 # Boots them interleaved, PAIRS rounds at each guest CPU count of CPUS; each
 # boot runs guest/fdexpand.c for ROUNDS rounds (4 expansions each) with
-# INSTALLERS threads installing and checking fds in the table meanwhile;
-# fdexpand also counts the function-call IPIs of its run.
+# INSTALLERS threads installing and checking fds in the table meanwhile
+# (0: the sibling thread only sleeps, its CPU idle); fdexpand also counts
+# the function-call IPIs of its run.
 #
-# Writes results/bench/fdexpand5.csv
+# Writes results/bench/fdexpand5.csv (fdexpand5-inst0.csv etc. when
+# INSTALLERS is not 1)
 # (kernel,cpus,round,n,median_us,p90_us,p99_us,max_us,installs,ipis) and
 # prints, per CPU count, the median over rounds of each side's median and
 # p99, the ratio of its median to hazptr-asym's, and installs and IPIs per
@@ -33,20 +38,21 @@ set -euo pipefail
 pairs=${PAIRS:-3} cpus=${CPUS:-1 2} rounds=${ROUNDS:-25} inst=${INSTALLERS:-1}
 is_uint "$pairs" PAIRS
 is_uint "$rounds" ROUNDS
-is_uint "$inst" INSTALLERS
+[[ $inst =~ ^[0-9]+$ ]] || die "INSTALLERS must be 0 or a positive integer, not '$inst'"
 for c in $cpus; do is_uint "$c" CPUS; done
 [ -d "$TREE/.git" ] || die "no kernel tree at $TREE (run 'make prepare')"
 fs_rev=$(git -C "$TREE" log --format=%H --grep='^fs: ' base..HEAD | head -1)
 [ -n "$fs_rev" ] || die "no 'fs:' patch in $TREE (run 'make prepare')"
 base_rev=$(git -C "$TREE" rev-parse "$fs_rev~1")
-for p in expedited polled sym; do
-	[ -f "$CONFIGS/ab/fs-$p.patch" ] || die "missing configs/ab/fs-$p.patch"
+for p in fs-expedited fs-polled fs-sym asym-all-cpus; do
+	[ -f "$CONFIGS/ab/$p.patch" ] || die "missing configs/ab/$p.patch"
 done
 
 out=$RESULTS/bench
 mkdir -p "$out"
 
-sides="rcu expedited polled hazptr-sym hazptr-asym"
+sides="rcu expedited polled hazptr-sym hazptr-asym asym-all"
+ab_build bench asym-all "$fs_rev" "$CONFIGS/ab/asym-all-cpus.patch" >/dev/null
 ab_build bench hazptr-asym "$fs_rev" >/dev/null
 ab_build bench hazptr-sym "$fs_rev" "$CONFIGS/ab/fs-sym.patch" >/dev/null
 ab_build bench polled "$base_rev" "$CONFIGS/ab/fs-polled.patch" >/dev/null
@@ -55,6 +61,7 @@ ab_build bench rcu "$base_rev" >/dev/null
 "$TOP/scripts/initramfs.sh"
 
 csv=$out/fdexpand5.csv
+[ "$inst" = 1 ] || csv=$out/fdexpand5-inst$inst.csv
 echo "kernel,cpus,round,n,median_us,p90_us,p99_us,max_us,installs,ipis" >"$csv"
 for n in $cpus; do
 	for p in $(seq "$pairs"); do
