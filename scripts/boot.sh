@@ -14,6 +14,7 @@
 #   -m MEM      guest memory (default: $MEM, else 1G)
 #   -l LOG      log file (default: $RESULTS/NAME.log)
 # ACCEL overrides the accelerator (default from scripts/qemu/$ARCH.conf: tcg).
+# QEMU_ARGS adds arguments to QEMU's command line (e.g. '-icount shift=0').
 # Prints the log path on stdout. Exits non-zero if QEMU cannot start, exits
 # with an error, or is still running at the timeout (then the last 40 lines
 # of the log are shown).
@@ -71,10 +72,10 @@ fi
 # panic=-1: a panic reboots at once, and -no-reboot turns that into an exit.
 append="console=$QEMU_CONSOLE panic=-1 $*"
 cmd=("$QEMU_BIN" -accel "$accel" -machine "$QEMU_MACHINE" -cpu "$QEMU_CPU"
-	-smp "$smp" -m "$mem" -nographic -no-reboot ${QEMU_EXTRA:-}
+	-smp "$smp" -m "$mem" -nographic -no-reboot ${QEMU_EXTRA:-} ${QEMU_ARGS:-}
 	-kernel "$image" -initrd "$initrd" -append "$append")
 {
-	echo "# boot.sh: test=$name kernel=$kname smp=$smp mem=$mem accel=$accel timeout=${timeout}s"
+	echo "# boot.sh: test=$name kernel=$kname smp=$smp mem=$mem accel=$accel${QEMU_ARGS:+ $QEMU_ARGS} timeout=${timeout}s"
 	echo "# boot.sh: cmdline: $append"
 } >"$log"
 note "booting $kname ($name, $smp CPUs, $accel, timeout ${timeout}s), log: $log"
