@@ -86,7 +86,7 @@ TORTURE_PARAMS = hazptrtorture.torture_type=$(TORTURE_TYPE)
 USERS_PARAMS = hazptr_job=stress,fdexpand hazptr_fdexpand=13 \
 	hazptr_stress=--tun,$(SMP),--close,$(SMP),--dup,$(SMP),-t,15s,--metrics-brief
 
-.PHONY: all deps prepare kernel initramfs boot test soak check-series series mutate kcsan native bench bench-refscale bench-users bench-fdexpand bench-icount bench-lockdep bench-retire bench-sync bench-switch clean distclean
+.PHONY: all deps prepare kernel initramfs boot test soak check-series series mutate kcsan native bench bench-refscale bench-users bench-fdexpand bench-icount bench-fdinstall bench-lockdep bench-retire bench-sync bench-switch clean distclean
 
 all: prepare
 	@mkdir -p results
@@ -146,6 +146,10 @@ bench-fdexpand: prepare
 # Instructions per fd-installing call, base vs series (QEMU -icount).
 bench-icount: prepare
 	scripts/bench-icount.sh
+
+# fd_install() timed: base, series, and the series with the path unused.
+bench-fdinstall: prepare
+	scripts/bench-fdinstall.sh
 
 # lockdep_unregister_key() three ways on the debug kernel.
 bench-lockdep: prepare

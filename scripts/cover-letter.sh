@@ -15,7 +15,7 @@ set -euo pipefail
 tmpl=$TOP/docs/cover-letter.in
 data=$TOP/docs/data
 [ -f "$tmpl" ] || die "missing ${tmpl#"$TOP"/}"
-CSVS="refscale sync sync-cpus switch lockdep native fdexpand fdexpand5 fdinstall"
+CSVS="refscale sync sync-cpus switch lockdep native fdexpand fdexpand5 fdinstall icount"
 
 if [ "${1:-}" = --save ]; then
 	mkdir -p "$data"
@@ -183,6 +183,26 @@ fdinstall() {
 		}' "$f" | sort
 }
 
+icount() {
+	local f
+	f=$(csv icount) || true
+	[ -n "$f" ] || return 0
+	echo
+	echo "   Instructions executed per call + close into a table shared with an"
+	echo "   idle thread, unpatched -> patched (QEMU -icount shift=0, 1 vCPU):"
+	echo
+	awk -F, "$AWK_MED"'
+		NR > 1 { n[$1, $3]++; v[$1, $3, n[$1, $3]] = $4; calls[$3] = 1 }
+		END {
+			for (c in calls) {
+				for (i = 1; i <= n["base", c]; i++) B[i] = v["base", c, i]
+				for (i = 1; i <= n["users", c]; i++) U[i] = v["users", c, i]
+				b = med(B, n["base", c]); u = med(U, n["users", c])
+				printf "     %-7s %8.1f -> %8.1f  (+%.1f, %.2f%%)\n", c, b, u, u - b, 100 * (u - b) / b
+			}
+		}' "$f" | sort
+}
+
 ntorture=$(awk '$1 !~ /^#/ && NF >= 5 && $3 ~ /^(SUCCESS|FAILURE)$/ && $2 != "native"' "$TOP/configs/tests.list" | wc -l)
 version=$(dpkg-query -W -f '${Version}' linux-source-6.12 2>/dev/null || echo "6.12")
 
@@ -196,6 +216,7 @@ while IFS= read -r line; do
 	@@NATIVE@@) native ;;
 	@@FDEXPAND@@) fdexpand ;;
 	@@FDINSTALL@@) fdinstall ;;
+	@@ICOUNT@@) icount ;;
 	*)
 		line=${line//@@NTORTURE@@/$ntorture}
 		line=${line//@@VERSION@@/$version}
