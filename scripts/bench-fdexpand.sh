@@ -14,9 +14,9 @@
 #                start_poll_synchronize_rcu() before the allocation,
 #                cond_synchronize_rcu() after it
 #   hazptr-sym   the fs patch + configs/ab/fs-sym.patch: hazptr_protect()
-#                and hazptr_synchronize()
-#   hazptr-asym  the fs patch: the inline asymmetric acquire and
-#                hazptr_synchronize_asym()
+#                of the table and hazptr_synchronize()
+#   hazptr-asym  the fs patch: the inline hazptr_claim_local() of the
+#                files_struct and hazptr_synchronize_asym()
 #   asym-all     the same + configs/ab/asym-all-cpus.patch: its IPIs go to
 #                every other online CPU, idle ones too
 # Boots them interleaved, PAIRS rounds at each guest CPU count of CPUS; each

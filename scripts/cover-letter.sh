@@ -15,7 +15,7 @@ set -euo pipefail
 tmpl=$TOP/docs/cover-letter.in
 data=$TOP/docs/data
 [ -f "$tmpl" ] || die "missing ${tmpl#"$TOP"/}"
-CSVS="refscale sync sync-cpus switch lockdep native fdexpand fdexpand5 fdinstall icount"
+CSVS="refscale sync sync-cpus switch lockdep native fdexpand fdexpand5 fdinstall fdinstall3 icount"
 
 if [ "${1:-}" = --save ]; then
 	mkdir -p "$data"
@@ -165,20 +165,25 @@ fdexpand() {
 
 fdinstall() {
 	local f
-	f=$(csv fdinstall) || true
+	f=$(csv fdinstall3) || true
 	[ -n "$f" ] || return 0
 	echo
 	echo "   Time per call + close into a table shared with an idle thread,"
-	echo "   patched/unpatched, median of the per-pair ratios (TCG):"
+	echo "   median of the per-round ratios to the unpatched kernel (TCG), for"
+	echo "   the series and for a control that never takes the new path:"
 	echo
 	awk -F, "$AWK_MED"'
 		NR > 1 { v[$1, $2, $3, $4] = $5; key[$4 SUBSEP $2] = 1; if ($3 > np) np = $3 }
 		END {
 			for (k in key) {
-				split(k, kk, SUBSEP); s = kk[1]; c = kk[2]; nr = 0
-				for (p = 1; p <= np; p++) if (v["base", c, p, s] > 0 && v["users", c, p, s] != "")
-					R[++nr] = v["users", c, p, s] / v["base", c, p, s]
-				printf "     %-7s %s vCPU(s): %.4fx\n", s, c, med(R, nr)
+				split(k, kk, SUBSEP); s = kk[1]; c = kk[2]; nu = nc = 0
+				for (p = 1; p <= np; p++) {
+					b = v["base", c, p, s]
+					if (b <= 0) continue
+					if (v["users", c, p, s] != "") U[++nu] = v["users", c, p, s] / b
+					if (v["control", c, p, s] != "") C[++nc] = v["control", c, p, s] / b
+				}
+				printf "     %-7s %s vCPU: series %.3fx, control %.3fx\n", s, c, med(U, nu), med(C, nc)
 			}
 		}' "$f" | sort
 }
