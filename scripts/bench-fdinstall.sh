@@ -28,9 +28,7 @@ for c in $cpus; do is_uint "$c" CPUS; done
 [[ $fdinstall =~ ^[1-9][0-9]*,[1-9][0-9]*$ ]] || die "FDINSTALL must be SECONDS,RUNS, not '$fdinstall'"
 [ -d "$TREE/.git" ] || die "no kernel tree at $TREE (run 'make prepare')"
 [ -f "$CONFIGS/ab/fs-control.patch" ] || die "missing configs/ab/fs-control.patch"
-nbase=$(series_files core torture | wc -l)
-base_rev=$(git -C "$TREE" rev-list --reverse base..HEAD | sed -n "${nbase}p")
-[ -n "$base_rev" ] || die "$TREE has fewer than $nbase commits on top of base (run 'make prepare')"
+base_rev=$(ab_base_rev)
 users_rev=$(git -C "$TREE" rev-parse HEAD)
 
 out=$RESULTS/bench
@@ -47,11 +45,7 @@ for n in $cpus; do
 		for side in base users control; do
 			log=$(ab_boot "fdinstall3-$side-${n}cpu-$p" "$WORK/ab/bench.$side" "$n" \
 				kunit.enable=0 hazptr_job=fdinstall hazptr_fdinstall="$fdinstall")
-			tr -d '\r' <"$log" | grep -q '^HAZPTR-FDINSTALL .*error=' &&
-				die "fdinstall failed in ${log#"$TOP"/}"
-			tr -d '\r' <"$log" |
-				sed -n 's/^HAZPTR-FDINSTALL call=\([a-z0-9]*\) .*median_ns=\([0-9.]*\).*/\1 \2/p' |
-				while read -r c v; do echo "$side,$n,$p,$c,$v"; done >>"$csv"
+			fdinstall_rows "$log" "$side,$n,$p" >>"$csv"
 		done
 		note "${n} vCPU round $p done"
 	done

@@ -25,9 +25,7 @@ boots=${BOOTS:-2} fdinstall=${FDINSTALL:-1,3}
 is_uint "$boots" BOOTS
 [[ $fdinstall =~ ^[1-9][0-9]*,[1-9][0-9]*$ ]] || die "FDINSTALL must be SECONDS,RUNS, not '$fdinstall'"
 [ -d "$TREE/.git" ] || die "no kernel tree at $TREE (run 'make prepare')"
-nbase=$(series_files core torture | wc -l)
-base_rev=$(git -C "$TREE" rev-list --reverse base..HEAD | sed -n "${nbase}p")
-[ -n "$base_rev" ] || die "$TREE has fewer than $nbase commits on top of base (run 'make prepare')"
+base_rev=$(ab_base_rev)
 
 out=$RESULTS/bench
 mkdir -p "$out"
@@ -41,11 +39,7 @@ for b in $(seq "$boots"); do
 	for side in base users; do
 		log=$(QEMU_ARGS="-icount shift=0" ab_boot "icount-$side-$b" "$WORK/ab/bench.$side" 1 \
 			kunit.enable=0 hazptr_job=fdinstall hazptr_fdinstall="$fdinstall")
-		tr -d '\r' <"$log" | grep -q '^HAZPTR-FDINSTALL .*error=' &&
-			die "fdinstall failed in ${log#"$TOP"/}"
-		tr -d '\r' <"$log" |
-			sed -n 's/^HAZPTR-FDINSTALL call=\([a-z0-9]*\) .*median_ns=\([0-9.]*\).*/\1 \2/p' |
-			while read -r c v; do echo "$side,$b,$c,$v"; done >>"$csv"
+		fdinstall_rows "$log" "$side,$b" >>"$csv"
 		note "$side boot $b: $(grep -c "^$side,$b," "$csv") calls"
 	done
 done

@@ -39,9 +39,7 @@ for c in $cpus; do is_uint "$c" CPUS; done
 [ -d "$TREE/.git" ] || die "no kernel tree at $TREE (run 'make prepare')"
 nusers=$(series_files users | wc -l)
 [ "$nusers" -gt 0 ] || die "patches/users/ has no patch: nothing to compare"
-nbase=$(series_files core torture | wc -l)
-base_rev=$(git -C "$TREE" rev-list --reverse base..HEAD | sed -n "${nbase}p")
-[ -n "$base_rev" ] || die "$TREE has fewer than $nbase commits on top of base (run 'make prepare')"
+base_rev=$(ab_base_rev)
 users_rev=$(git -C "$TREE" rev-parse HEAD)
 
 out=$RESULTS/bench
@@ -75,10 +73,7 @@ for n in $cpus; do
 			log=$(ab_boot "users-$side-${n}cpu-$p" "$WORK/ab/bench.$side" "$n" \
 				hazptr_job=stress,fdexpand,fdinstall hazptr_stress="$stress" \
 				hazptr_fdexpand="$rounds" hazptr_fdinstall="$fdinstall")
-			tr -d '\r' <"$log" | grep -q '^HAZPTR-FDINSTALL .*error=' &&
-				die "fdinstall failed in ${log#"$TOP"/}"
-			tr -d '\r' <"$log" | sed -n 's/^HAZPTR-FDINSTALL call=\([a-z0-9]*\) .*median_ns=\([0-9.]*\).*/\1 \2/p' |
-				while read -r c v; do echo "$side,$n,$p,$c,$v"; done >>"$out/fdinstall.csv"
+			fdinstall_rows "$log" "$side,$n,$p" >>"$out/fdinstall.csv"
 			res=$(bogo_ops "$log")
 			[ -z "$res" ] ||
 				echo "$res" | while read -r s v; do echo "$side,$n,$p,$s,$v"; done >>"$out/users.csv"

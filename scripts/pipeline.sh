@@ -86,6 +86,27 @@ ab_build() {
 	echo "$WORK/ab/$k.$side"
 }
 
+# ab_base_rev: the commit of $TREE that ends patches/core/ and
+# patches/torture/, the series without its users; dies if $TREE lacks it.
+ab_base_rev() {
+	local nbase rev
+	nbase=$(series_files core torture | wc -l)
+	rev=$(git -C "$TREE" rev-list --reverse base..HEAD | sed -n "${nbase}p")
+	[ -n "$rev" ] || die "$TREE has fewer than $nbase commits on top of base (run 'make prepare')"
+	echo "$rev"
+}
+
+# fdinstall_rows LOG PREFIX: guest/fdinstall.c's results in LOG, one
+# "PREFIX,call,median_ns" line per call; dies if it reported an error.
+fdinstall_rows() {
+	local log=$1 prefix=$2 c v
+	tr -d '\r' <"$log" | grep -q '^HAZPTR-FDINSTALL .*error=' &&
+		die "fdinstall failed in ${log#"$TOP"/}"
+	tr -d '\r' <"$log" |
+		sed -n 's/^HAZPTR-FDINSTALL call=\([a-z0-9]*\) .*median_ns=\([0-9.]*\).*/\1 \2/p' |
+		while read -r c v; do echo "$prefix,$c,$v"; done
+}
+
 # ab_boot NAME KERNEL-IMAGE CPUS PARAMS...: one boot whose log must be
 # clean; prints the log's path.
 ab_boot() {
