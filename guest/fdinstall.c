@@ -2,13 +2,14 @@
 /*
  * fdinstall: the cost of fd_install() into a shared file descriptor table.
  *
- *   fdinstall [SECONDS] [RUNS]
+ *   fdinstall [SECONDS] [RUNS] [CALL...]
  *
  * The main thread shares its fd table with a second thread that only
  * sleeps (files->count is 2, so every fd_install() takes the shared-table
  * path), and loops on calls that install fds, each followed by close():
- * pipe2 (two installs), open of /dev/null, dup, and socket(AF_UNIX).  For
- * each call, RUNS runs of SECONDS seconds; prints one summary line per call:
+ * pipe2 (two installs), open of /dev/null, dup, and socket(AF_UNIX), or
+ * only the CALLs named.  For each call, RUNS runs of SECONDS seconds;
+ * prints one summary line per call:
  *
  *   HAZPTR-FDINSTALL call=C runs=N median_ns=X min_ns=X max_ns=X
  *
@@ -114,21 +115,34 @@ int main(int argc, char **argv)
 {
 	double secs = argc > 1 ? atof(argv[1]) : 2;
 	int runs = argc > 2 ? atoi(argv[2]) : 5;
+	unsigned int ncalls = sizeof(calls) / sizeof(calls[0]), c;
+	int chosen[sizeof(calls) / sizeof(calls[0])] = { 0 };
 	double ns[MAX_RUNS];
 	pthread_t t;
-	unsigned int c;
 	int r, i;
 
 	if (secs <= 0 || runs < 1 || runs > MAX_RUNS) {
-		fprintf(stderr, "usage: fdinstall [SECONDS > 0] [RUNS 1..%d]\n",
+		fprintf(stderr, "usage: fdinstall [SECONDS > 0] [RUNS 1..%d] [CALL...]\n",
 			MAX_RUNS);
 		return 2;
+	}
+	for (i = 3; i < argc; i++) {
+		for (c = 0; c < ncalls && strcmp(argv[i], calls[c].name); c++)
+			;
+		if (c == ncalls) {
+			printf("HAZPTR-FDINSTALL call=%s error=unknown call (known: pipe2 open dup socket)\n",
+			       argv[i]);
+			return 2;
+		}
+		chosen[c] = 1;
 	}
 	if (pipe(stop_pipe) || pthread_create(&t, NULL, sibling, NULL)) {
 		perror("fdinstall: setup");
 		return 1;
 	}
-	for (c = 0; c < sizeof(calls) / sizeof(calls[0]); c++) {
+	for (c = 0; c < ncalls; c++) {
+		if (argc > 3 && !chosen[c])
+			continue;
 		for (r = 0; r < runs; r++) {
 			double t0 = now_s(), t1;
 			long n = 0;

@@ -1,31 +1,71 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# fd_install() into a shared table, timed under TCG, with a control: does
-# the time the fs patch adds come from the instructions it adds?
+# fd_install() into a shared table, timed under TCG, with a control and
+# with the code moved: does the time the fs patch adds come from the
+# instructions it adds?
 #
-#   bench-fdinstall.sh      PAIRS=3 CPUS=1 FDINSTALL=1,5
+#   bench-fdinstall.sh      PAIRS=2 CPUS=1 FDINSTALL=1,3 CALLS=
+#                           PADS="0 336 688 ... 4048" (12 layouts)
+#                           SIDES="base users" PROFILE=
 #
-# Three sides of the 'bench' kernel, built in the A/B work tree
-# (pipeline.sh): 'base', the series without patches/users/; 'users', the
-# whole series; 'control', the whole series + configs/ab/fs-control.patch,
-# which keeps the shared-table path compiled in but never takes it.  Boots
-# them interleaved, PAIRS rounds at each CPU count of CPUS, each running
-# guest/fdinstall.c only (ns per call + close into a table shared with an
-# idle thread).  If 'control' is as slow as 'users', the difference from
-# 'base' comes from elsewhere than the install path (code layout, say);
-# make bench-icount counts the instructions themselves.
+# Up to three sides of the 'bench' kernel (SIDES), built in the A/B work
+# tree (pipeline.sh): 'base', the series without patches/users/; 'users',
+# the whole series; 'control', the whole series +
+# configs/ab/fs-control.patch, which keeps the shared-table path compiled
+# in but never takes it.  Boots them interleaved, PAIRS rounds at each CPU
+# count of CPUS, each running guest/fdinstall.c only (ns per call + close
+# into a table shared with an idle thread; CALLS, comma-separated, limits
+# it to those calls).  If 'control' is as slow as 'users', the difference
+# from 'base' comes from elsewhere than the install path; make
+# bench-icount counts the instructions themselves.
 #
-# Writes results/bench/fdinstall3.csv (kernel,cpus,round,call,median_ns)
-# and prints per call the median of the per-round ratios users/base and
-# control/base, with their spread.
+# PADS lists code layouts: for each N other than 0, every side is also
+# built with an N-byte function that is never called at the top of
+# fs/file.c, which moves fs/file.o and all code linked after it by N bytes.
+# QEMU finds the translated code of a guest address through a 4096-entry
+# direct-mapped cache hashed on that address, so moving code changes which
+# hot blocks evict each other there: the differences this moves are TCG's,
+# not the kernel's.  Each round boots every side at every layout.
+#
+# PROFILE=SECONDS samples QEMU itself (perf, on the host) for SECONDS from
+# one second after the guest's userspace starts: run it with one call in
+# CALLS and FDINSTALL long enough to cover it.  Each boot's profile is
+# split into the translated guest code ([JIT]), QEMU's lookup of the
+# translated block for a guest address that missed that cache
+# (qht_lookup_custom, get_page_addr_code_hostp, qemu_ram_block_from_host,
+# qemu_ram_addr_from_host_nofail), and the rest of QEMU and the host.
+#
+# Writes results/bench/fdinstall3.csv (kernel,cpus,pad,round,call,median_ns)
+# and prints per call and layout the median of the per-round ratios
+# users/base and control/base with their spread, then over all layouts;
+# with PROFILE, also results/bench/fdprofile.csv
+# (kernel,cpus,pad,round,call_ns,jit_pct,lookup_pct,other_pct) and the
+# medians per side and layout, with the ns per call spent in translated
+# code (call_ns x jit_pct).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/pipeline.sh"
 
-pairs=${PAIRS:-3} cpus=${CPUS:-1} fdinstall=${FDINSTALL:-1,5}
+pairs=${PAIRS:-2} cpus=${CPUS:-1} fdinstall=${FDINSTALL:-1,3} calls=${CALLS:-}
+pads=${PADS:-0 336 688 1056 1440 1968 2224 2608 3152 3424 3776 4048}
+sides=${SIDES:-base users} profile=${PROFILE:-}
 is_uint "$pairs" PAIRS
 for c in $cpus; do is_uint "$c" CPUS; done
+for n in $pads; do
+	[[ $n =~ ^(0|[1-9][0-9]{0,4})$ ]] || die "PADS must list byte counts from 0 to 99999, not '$n'"
+done
 [[ $fdinstall =~ ^[1-9][0-9]*,[1-9][0-9]*$ ]] || die "FDINSTALL must be SECONDS,RUNS, not '$fdinstall'"
+[[ -z $calls || $calls =~ ^(pipe2|open|dup|socket)(,(pipe2|open|dup|socket))*$ ]] ||
+	die "CALLS must be a comma-separated list of pipe2, open, dup, socket, not '$calls'"
+[[ " $sides " == *" base "* ]] || die "SIDES must include base, not '$sides'"
+for s in $sides; do
+	case $s in base | users | control) ;; *) die "unknown side '$s' in SIDES (known: base users control)" ;; esac
+done
+if [ -n "$profile" ]; then
+	is_uint "$profile" PROFILE
+	[[ $calls =~ ^[a-z0-9]+$ ]] || die "PROFILE needs one call in CALLS, not '$calls'"
+	need perf linux-perf
+fi
 [ -d "$TREE/.git" ] || die "no kernel tree at $TREE (run 'make prepare')"
 [ -f "$CONFIGS/ab/fs-control.patch" ] || die "missing configs/ab/fs-control.patch"
 base_rev=$(ab_base_rev)
@@ -33,19 +73,94 @@ users_rev=$(git -C "$TREE" rev-parse HEAD)
 
 out=$RESULTS/bench
 mkdir -p "$out"
-ab_build bench control "$users_rev" "$CONFIGS/ab/fs-control.patch" >/dev/null
-ab_build bench users "$users_rev" >/dev/null
-ab_build bench base "$base_rev" >/dev/null
+
+# pad_patch N: a patch that puts an N-byte function, never called, before
+# everything else in fs/file.c; prints its path.
+pad_patch() {
+	local f=$WORK/ab/pad-$1.patch
+	cat >"$f" <<-PATCH
+	--- a/fs/file.c
+	+++ b/fs/file.c
+	@@ -27,2 +27,9 @@
+	 #include "internal.h"
+	+
+	+/* Code layout for scripts/bench-fdinstall.sh: never called. */
+	+void bench_layout_pad(void);
+	+void bench_layout_pad(void)
+	+{
+	+	asm volatile(".skip $1, 0x90");
+	+}
+	 
+	PATCH
+	echo "$f"
+}
+
+# profile LOG IMAGE DATA: once LOG shows the guest's userspace, sample the
+# QEMU that boots IMAGE for $profile seconds into DATA.
+profile() {
+	local log=$1 image=$2 data=$3 pid= i
+	for i in $(seq 600); do
+		grep -q "^HAZPTR-INIT: userspace up" "$log" 2>/dev/null && break
+		sleep 0.5
+	done
+	sleep 1
+	pid=$(pgrep -f "^$QEMU_BIN .*-kernel $image " | head -1) ||
+		die "profile: no QEMU running $image"
+	perf record -q -F 999 -p "$pid" -o "$data" -- sleep "$profile" >/dev/null 2>&1 ||
+		die "profile: perf record failed on QEMU pid $pid (perf_event_paranoid?)"
+}
+
+# profile_row DATA: "jit_pct,lookup_pct,other_pct" of a profile.
+profile_row() {
+	perf report -i "$1" --sort dso,sym --stdio 2>/dev/null | awk '
+		/^ *[0-9.]+%/ {
+			p = $1 + 0; all += p
+			if ($2 == "[JIT]") jit += p
+			else if ($0 ~ / (qht_lookup_custom|get_page_addr_code_hostp|qemu_ram_block_from_host|qemu_ram_addr_from_host_nofail)$/) look += p
+		}
+		END { if (all) printf "%.2f,%.2f,%.2f\n", jit, look, all - jit - look }'
+}
+
+# side_name SIDE PAD: the side's name at layout PAD (image $WORK/ab/bench.NAME).
+side_name() { if [ "$2" = 0 ]; then echo "$1"; else echo "$1-pad$2"; fi; }
+
+for n in $pads; do
+	extra=()
+	[ "$n" = 0 ] || extra=("$(pad_patch "$n")")
+	for side in $sides; do
+		name=$(side_name "$side" "$n")
+		case $side in
+		control) ab_build bench "$name" "$users_rev" "$CONFIGS/ab/fs-control.patch" ${extra[@]+"${extra[@]}"} ;;
+		users) ab_build bench "$name" "$users_rev" ${extra[@]+"${extra[@]}"} ;;
+		base) ab_build bench "$name" "$base_rev" ${extra[@]+"${extra[@]}"} ;;
+		esac >/dev/null
+	done
+done
 "$TOP/scripts/initramfs.sh"
 
-csv=$out/fdinstall3.csv
-echo "kernel,cpus,round,call,median_ns" >"$csv"
+csv=$out/fdinstall3.csv prof=$out/fdprofile.csv
+echo "kernel,cpus,pad,round,call,median_ns" >"$csv"
+[ -z "$profile" ] || echo "kernel,cpus,pad,round,call_ns,jit_pct,lookup_pct,other_pct" >"$prof"
+. "$TOP/scripts/qemu/${ARCH:-x86_64}.conf"
 for n in $cpus; do
 	for p in $(seq "$pairs"); do
-		for side in base users control; do
-			log=$(ab_boot "fdinstall3-$side-${n}cpu-$p" "$WORK/ab/bench.$side" "$n" \
-				kunit.enable=0 hazptr_job=fdinstall hazptr_fdinstall="$fdinstall")
-			fdinstall_rows "$log" "$side,$n,$p" >>"$csv"
+		for pad in $pads; do
+			for side in $sides; do
+				name=fdinstall3-$side-pad$pad-${n}cpu-$p
+				img=$WORK/ab/bench.$(side_name "$side" "$pad")
+				if [ -n "$profile" ]; then
+					rm -f "$out/$name.log"
+					profile "$out/$name.log" "$img" "$out/$name.perf" &
+				fi
+				log=$(ab_boot "$name" "$img" "$n" \
+					kunit.enable=0 hazptr_job=fdinstall hazptr_fdinstall="$fdinstall${calls:+,$calls}")
+				fdinstall_rows "$log" "$side,$n,$pad,$p" >>"$csv"
+				if [ -n "$profile" ]; then
+					wait $! || die "profile of $name failed"
+					ns=$(fdinstall_rows "$log" x | cut -d, -f3)
+					echo "$side,$n,$pad,$p,$ns,$(profile_row "$out/$name.perf")" >>"$prof"
+				fi
+			done
 		done
 		note "${n} vCPU round $p done"
 	done
@@ -53,22 +168,47 @@ done
 
 echo
 echo "ns per call + close into a shared table (TCG); median of the per-round"
-echo "ratios to base, spread in brackets:"
+echo "ratios to base, spread in brackets; 'all' pools every layout's rounds:"
 awk -F, "$AWK_MED"'
-	NR > 1 { v[$1, $2, $3, $4] = $5; key[$4 SUBSEP $2] = 1; if ($3 > np) np = $3 }
-	END {
-		printf "%-8s %5s %9s %22s %22s\n", "call", "cpus", "base ns", "users/base", "control/base"
-		for (k in key) {
-			split(k, kk, SUBSEP); c = kk[1]; n = kk[2]; nb = nu = nc = 0
+	NR > 1 { v[$1, $2, $3, $4, $5] = $6; key[$5 SUBSEP $2] = 1; pads[$3] = 1; if ($4 > np) np = $4 }
+	function row(c, n, label, list,   i, p, b, nb, nu, nc, B, U, C, pp) {
+		nb = nu = nc = 0
+		for (i = split(list, pp, " "); i > 0; i--)
 			for (p = 1; p <= np; p++) {
-				b = v["base", n, p, c]
+				b = v["base", n, pp[i], p, c]
 				if (b == "") continue
 				B[++nb] = b
-				if (v["users", n, p, c] != "") U[++nu] = v["users", n, p, c] / b
-				if (v["control", n, p, c] != "") C[++nc] = v["control", n, p, c] / b
+				if (v["users", n, pp[i], p, c] != "") U[++nu] = v["users", n, pp[i], p, c] / b
+				if (v["control", n, pp[i], p, c] != "") C[++nc] = v["control", n, pp[i], p, c] / b
 			}
-			mb = med(B, nb); mu = med(U, nu); mc = med(C, nc)
-			printf "%-8s %5s %9.1f %9.4fx (%.3f-%.3f) %9.4fx (%.3f-%.3f)\n", c, n, mb, mu, U[1], U[nu], mc, C[1], C[nc]
+		printf "%-8s %5s %5s %9.1f", c, n, label, med(B, nb)
+		if (nu) printf " %9.4fx (%.3f-%.3f)", med(U, nu), U[1], U[nu]; else printf " %22s", "-"
+		if (nc) printf " %9.4fx (%.3f-%.3f)", med(C, nc), C[1], C[nc]; else printf " %22s", "-"
+		printf "\n"
+	}
+	END {
+		printf "%-8s %5s %5s %9s %22s %22s\n", "call", "cpus", "pad", "base ns", "users/base", "control/base"
+		for (q in pads) { all = all " " q; npads++ }
+		for (k in key) {
+			split(k, kk, SUBSEP)
+			for (q in pads) row(kk[1], kk[2], q, q)
+			if (npads > 1) row(kk[1], kk[2], "all", all)
 		}
-	}' "$csv" | { read -r h; echo "$h"; sort; }
+	}' "$csv" | { read -r h; echo "$h"; sort -k1,1 -k2,2n -k3,3; }
+if [ -n "$profile" ]; then
+	echo
+	echo "QEMU's time while the guest ran $calls (perf, ${profile}s per boot), median"
+	echo "% in translated code, in block lookups, elsewhere; ns per call in all"
+	echo "and in translated code:"
+	awk -F, "$AWK_MED"'
+		NR > 1 { k = $1 SUBSEP $2 SUBSEP $3; i = ++n[k]; N[k, i] = $5; J[k, i] = $6; L[k, i] = $7; O[k, i] = $8 }
+		END {
+			printf "%-8s %5s %5s %8s %8s %8s %9s %9s\n", "kernel", "cpus", "pad", "jit%", "lookup%", "other%", "ns", "jit ns"
+			for (k in n) {
+				split(k, kk, SUBSEP)
+				for (i = 1; i <= n[k]; i++) { a[i] = J[k, i]; b[i] = L[k, i]; c[i] = O[k, i]; d[i] = N[k, i]; e[i] = N[k, i] * J[k, i] / 100 }
+				printf "%-8s %5s %5s %8.2f %8.2f %8.2f %9.1f %9.1f\n", kk[1], kk[2], kk[3], med(a, n[k]), med(b, n[k]), med(c, n[k]), med(d, n[k]), med(e, n[k])
+			}
+		}' "$prof" | { read -r h; echo "$h"; sort -k2,2n -k3,3n -k1,1; }
+fi
 echo "(csv and logs: ${out#"$TOP"/}/)"

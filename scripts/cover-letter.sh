@@ -15,7 +15,7 @@ set -euo pipefail
 tmpl=$TOP/docs/cover-letter.in
 data=$TOP/docs/data
 [ -f "$tmpl" ] || die "missing ${tmpl#"$TOP"/}"
-CSVS="refscale sync sync-cpus switch lockdep native fdexpand fdexpand5 fdinstall fdinstall3 icount"
+CSVS="refscale sync sync-cpus switch lockdep native fdexpand fdexpand5 fdinstall fdinstall3 fdprofile icount"
 
 if [ "${1:-}" = --save ]; then
 	mkdir -p "$data"
@@ -168,24 +168,62 @@ fdinstall() {
 	f=$(csv fdinstall3) || true
 	[ -n "$f" ] || return 0
 	echo
-	echo "   Time per call + close into a table shared with an idle thread,"
-	echo "   median of the per-round ratios to the unpatched kernel (TCG), for"
-	echo "   the series and for a control that never takes the new path:"
+	echo "   Time per call + close into a table shared with an idle thread (TCG),"
+	echo "   median of the per-round ratios to the unpatched kernel over every"
+	echo "   code layout measured, with the lowest and highest layout's median:"
 	echo
 	awk -F, "$AWK_MED"'
-		NR > 1 { v[$1, $2, $3, $4] = $5; key[$4 SUBSEP $2] = 1; if ($3 > np) np = $3 }
-		END {
-			for (k in key) {
-				split(k, kk, SUBSEP); s = kk[1]; c = kk[2]; nu = nc = 0
+		NR > 1 { v[$1, $2, $3, $4, $5] = $6; key[$5 SUBSEP $2] = 1; pads[$3] = 1; if ($4 > np) np = $4 }
+		# ratios(side, c, n, list): the per-round ratios side/base at the
+		# layouts of list into R[1..], their count returned.
+		function ratios(side, c, n, list,   i, p, b, m, pp) {
+			m = 0
+			for (i = split(list, pp, " "); i > 0; i--)
 				for (p = 1; p <= np; p++) {
-					b = v["base", c, p, s]
-					if (b <= 0) continue
-					if (v["users", c, p, s] != "") U[++nu] = v["users", c, p, s] / b
-					if (v["control", c, p, s] != "") C[++nc] = v["control", c, p, s] / b
+					b = v["base", n, pp[i], p, c]
+					if (b > 0 && v[side, n, pp[i], p, c] != "") R[++m] = v[side, n, pp[i], p, c] / b
 				}
-				printf "     %-7s %s vCPU: series %.3fx, control %.3fx\n", s, c, med(U, nu), med(C, nc)
+			return m
+		}
+		END {
+			for (q in pads) { all = all " " q; npads++ }
+			for (k in key) {
+				split(k, kk, SUBSEP); c = kk[1]; n = kk[2]
+				printf "     %-7s %s vCPU, %d layouts:", c, n, npads
+				for (si = 1; si <= 2; si++) {
+					side = si == 1 ? "users" : "control"
+					if (!(m = ratios(side, c, n, all))) continue
+					pooled = med(R, m); nl = 0
+					for (q in pads) if ((m = ratios(side, c, n, q))) L[++nl] = med(R, m)
+					med(L, nl)
+					printf " %s %.3fx (%.3f-%.3f)", si == 1 ? "series" : "control", pooled, L[1], L[nl]
+				}
+				printf "\n"
 			}
 		}' "$f" | sort
+}
+
+fdprofile() {
+	local f
+	f=$(csv fdprofile) || true
+	[ -n "$f" ] || return 0
+	echo
+	echo "   Where QEMU's time goes (perf on the host while the guest loops on"
+	echo "   one call; medians): ns per call + close, the ns of it spent in"
+	echo "   translated guest code, and the share of QEMU's time spent looking"
+	echo "   up translated blocks, at two code layouts:"
+	echo
+	printf "     %-12s %-7s %11s %11s %8s\n" "" "" "ns" "translated" "lookups"
+	awk -F, "$AWK_MED"'
+		NR > 1 { k = $3 SUBSEP $1; i = ++n[k]; N[k, i] = $5; J[k, i] = $5 * $6 / 100; L[k, i] = $7; pads[$3] = 1 }
+		END {
+			for (q in pads)
+				for (si = 1; si <= 2; si++) {
+					k = q SUBSEP (si == 1 ? "base" : "users")
+					for (i = 1; i <= n[k]; i++) { a[i] = N[k, i]; b[i] = J[k, i]; c[i] = L[k, i] }
+					printf "%s\t%d\t     %-12s %-7s %11.1f %11.1f %7.1f%%\n", q, si, si == 1 ? "layout " q : "", si == 1 ? "base" : "series", med(a, n[k]), med(b, n[k]), med(c, n[k])
+				}
+		}' "$f" | sort -t"$(printf '\t')" -k1,1n -k2,2n | cut -f3-
 }
 
 icount() {
@@ -221,6 +259,7 @@ while IFS= read -r line; do
 	@@NATIVE@@) native ;;
 	@@FDEXPAND@@) fdexpand ;;
 	@@FDINSTALL@@) fdinstall ;;
+	@@FDPROFILE@@) fdprofile ;;
 	@@ICOUNT@@) icount ;;
 	*)
 		line=${line//@@NTORTURE@@/$ntorture}

@@ -6,7 +6,8 @@ set -euo pipefail
 
 # Target tree, kernel build, guest (TCG), initramfs userspace (busybox,
 # stress-ng, iproute2), static checks (make check-series), benchmark plots
-# and liburcu, which the native bench (tools/testing/hazptr) compares with.
+# liburcu, which the native bench (tools/testing/hazptr) compares with, and
+# perf, which profiles QEMU itself (bench-fdinstall.sh PROFILE=).
 PACKAGES=(
 	linux-source-6.12
 	build-essential bc bison flex libelf-dev libssl-dev dwarves
@@ -16,6 +17,7 @@ PACKAGES=(
 	sparse coccinelle
 	gnuplot-nox
 	liburcu-dev
+	linux-perf
 	git
 )
 

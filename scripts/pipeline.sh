@@ -65,24 +65,26 @@ config_stamp() {
 # $WORK/ab/linux (a git worktree of $TREE, built in $WORK/ab/build, laid out
 # like $WORK so that ccache hits what the main tree compiled).
 #
-# ab_build KERNEL SIDE REV [PATCH]: build kernel KERNEL at revision REV there,
-# with PATCH (a file for git apply) applied on top if given, copy the image
-# to $WORK/ab/KERNEL.SIDE (the path is printed).
+# ab_build KERNEL SIDE REV [PATCH...]: build kernel KERNEL at revision REV
+# there, with each PATCH (a file for git apply) applied on top in turn, copy
+# the image to $WORK/ab/KERNEL.SIDE (the path is printed).
 ab_build() {
-	local k=$1 side=$2 rev=$3 patch=${4:-} ab=$WORK/ab/linux img
+	local k=$1 side=$2 rev=$3 ab=$WORK/ab/linux img patch names=
+	shift 3
 	mkdir -p "$WORK/ab"
 	[ -e "$ab/.git" ] || git -C "$TREE" worktree add -q --detach "$ab" "$rev" ||
 		die "cannot create the work tree $ab"
 	# A scratch tree: whatever was left in it goes.
 	git -C "$ab" checkout -q -f --detach "$rev" || die "cannot check out $rev in $ab"
-	if [ -n "$patch" ]; then
+	for patch; do
 		git -C "$ab" apply "$patch" ||
 			die "${patch#"$TOP"/} no longer applies to $(git -C "$ab" log -1 --format='%h %s')"
-	fi
+		names="$names + ${patch#"$TOP"/}"
+	done
 	img=$(TREE=$ab BUILD=$WORK/ab/build "$TOP/scripts/build.sh" "$k") ||
 		die "the $side side of kernel '$k' did not build"
 	cp "$img" "$WORK/ab/$k.$side"
-	note "$k.$side: $(git -C "$ab" log -1 --format='%h %s')${patch:+ + ${patch#"$TOP"/}}"
+	note "$k.$side: $(git -C "$ab" log -1 --format='%h %s')$names"
 	echo "$WORK/ab/$k.$side"
 }
 
