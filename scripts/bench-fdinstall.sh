@@ -20,28 +20,32 @@
 # bench-icount counts the instructions themselves.
 #
 # PADS lists code layouts: for each N other than 0, every side is also
-# built with an N-byte function that is never called at the top of
-# fs/file.c, which moves fs/file.o and all code linked after it by N bytes.
-# QEMU finds the translated code of a guest address through a 4096-entry
-# direct-mapped cache hashed on that address, so moving code changes which
-# hot blocks evict each other there: the differences this moves are TCG's,
-# not the kernel's.  Each round boots every side at every layout.
+# built with an N-byte function, never called, added to fs/file.c; GCC
+# places it where it likes in fs/file.o (after fd_install() in the builds
+# checked), so it moves the code placed after it and all code linked after
+# fs/file.o by N bytes.  QEMU finds the translated code of a guest address
+# through a 4096-entry direct-mapped cache hashed on that address, so
+# moving code changes which hot blocks evict each other there.  At one pad
+# the sides still differ in layout after their own changes; 'control' has
+# the same code as 'users' there.  Each round boots every side at every
+# layout.  ab_build keeps each image's System.map beside it.
 #
 # PROFILE=SECONDS samples QEMU itself (perf, on the host) for SECONDS from
-# one second after the guest's userspace starts: run it with one call in
-# CALLS and FDINSTALL long enough to cover it.  Each boot's profile is
-# split into the translated guest code ([JIT]), QEMU's lookup of the
-# translated block for a guest address that missed that cache
-# (qht_lookup_custom, get_page_addr_code_hostp, qemu_ram_block_from_host,
-# qemu_ram_addr_from_host_nofail), and the rest of QEMU and the host.
+# one second after the guest's userspace starts: it needs one call in CALLS
+# and FDINSTALL running that call for at least SECONDS + 2.  Each boot's
+# samples are split into the translated guest code ([JIT]), QEMU's named
+# functions that look up the translated block of a guest address that
+# missed that cache (qht_lookup_custom, get_page_addr_code_hostp,
+# qemu_ram_block_from_host, qemu_ram_addr_from_host_nofail), QEMU addresses
+# without a symbol (Debian's binary is stripped: the rest of the lookup
+# path may be among them), and everything else.
 #
 # Writes results/bench/fdinstall3.csv (kernel,cpus,pad,round,call,median_ns)
 # and prints per call and layout the median of the per-round ratios
 # users/base and control/base with their spread, then over all layouts;
 # with PROFILE, also results/bench/fdprofile.csv
-# (kernel,cpus,pad,round,call_ns,jit_pct,lookup_pct,other_pct) and the
-# medians per side and layout, with the ns per call spent in translated
-# code (call_ns x jit_pct).
+# (kernel,cpus,pad,round,call_ns,jit_pct,lookup_pct,unnamed_pct,other_pct)
+# and the medians per side and layout of those parts, in ns per call.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/pipeline.sh"
@@ -51,9 +55,12 @@ pads=${PADS:-0 336 688 1056 1440 1968 2224 2608 3152 3424 3776 4048}
 sides=${SIDES:-base users} profile=${PROFILE:-}
 is_uint "$pairs" PAIRS
 for c in $cpus; do is_uint "$c" CPUS; done
+[ -n "${pads// /}" ] || die "PADS must list at least one byte count"
 for n in $pads; do
 	[[ $n =~ ^(0|[1-9][0-9]{0,4})$ ]] || die "PADS must list byte counts from 0 to 99999, not '$n'"
 done
+[ "$(printf '%s\n' $pads | sort | uniq -d)" = "" ] || die "PADS lists a byte count twice: '$pads'"
+[ "$(printf '%s\n' $sides | sort | uniq -d)" = "" ] || die "SIDES lists a side twice: '$sides'"
 [[ $fdinstall =~ ^[1-9][0-9]*,[1-9][0-9]*$ ]] || die "FDINSTALL must be SECONDS,RUNS, not '$fdinstall'"
 [[ -z $calls || $calls =~ ^(pipe2|open|dup|socket)(,(pipe2|open|dup|socket))*$ ]] ||
 	die "CALLS must be a comma-separated list of pipe2, open, dup, socket, not '$calls'"
@@ -64,7 +71,11 @@ done
 if [ -n "$profile" ]; then
 	is_uint "$profile" PROFILE
 	[[ $calls =~ ^[a-z0-9]+$ ]] || die "PROFILE needs one call in CALLS, not '$calls'"
+	(( ${fdinstall%,*} * ${fdinstall#*,} >= profile + 2 )) ||
+		die "PROFILE=$profile needs FDINSTALL to run the call for $((profile + 2)) s or more, not '$fdinstall'"
 	need perf linux-perf
+	perf --version >/dev/null 2>&1 ||
+		die "perf does not run here (Debian's wrapper needs linux-perf for the running kernel)"
 fi
 [ -d "$TREE/.git" ] || die "no kernel tree at $TREE (run 'make prepare')"
 [ -f "$CONFIGS/ab/fs-control.patch" ] || die "missing configs/ab/fs-control.patch"
@@ -101,24 +112,36 @@ profile() {
 	local log=$1 image=$2 data=$3 pid= i
 	for i in $(seq 600); do
 		grep -q "^HAZPTR-INIT: userspace up" "$log" 2>/dev/null && break
+		[ "$i" -lt 600 ] || die "profile: the guest's userspace did not start in 300 s ($log)"
 		sleep 0.5
 	done
 	sleep 1
-	pid=$(pgrep -f "^$QEMU_BIN .*-kernel $image " | head -1) ||
-		die "profile: no QEMU running $image"
+	# The QEMU that boots this image, matched on the image's path as
+	# fixed text.
+	pid=$(pgrep -f "^$QEMU_BIN " | while read -r p; do
+		tr '\0' '\n' <"/proc/$p/cmdline" 2>/dev/null | grep -qxF -- "$image" && echo "$p"
+	done | head -1)
+	[ -n "$pid" ] || die "profile: no QEMU running $image"
 	perf record -q -F 999 -p "$pid" -o "$data" -- sleep "$profile" >/dev/null 2>&1 ||
 		die "profile: perf record failed on QEMU pid $pid (perf_event_paranoid?)"
 }
 
-# profile_row DATA: "jit_pct,lookup_pct,other_pct" of a profile.
+# profile_row DATA: "jit_pct,lookup_pct,unnamed_pct,other_pct" of a
+# profile, from sample counts: translated code, the named lookup
+# functions, QEMU addresses without a symbol (Debian's binary is
+# stripped), everything else.
 profile_row() {
-	perf report -i "$1" --sort dso,sym --stdio 2>/dev/null | awk '
-		/^ *[0-9.]+%/ {
-			p = $1 + 0; all += p
-			if ($2 == "[JIT]") jit += p
-			else if ($0 ~ / (qht_lookup_custom|get_page_addr_code_hostp|qemu_ram_block_from_host|qemu_ram_addr_from_host_nofail)$/) look += p
+	perf report -i "$1" -n --sort dso,sym --stdio 2>/dev/null | awk '
+		/^ *[0-9.]+% +[0-9]+ / {
+			n = $2; all += n
+			if ($3 == "[JIT]") jit += n
+			else if ($NF ~ /^(qht_lookup_custom|get_page_addr_code_hostp|qemu_ram_block_from_host|qemu_ram_addr_from_host_nofail)$/) look += n
+			else if ($3 == "qemu-system-x86_64" && $NF ~ /^0x/) unnamed += n
 		}
-		END { if (all) printf "%.2f,%.2f,%.2f\n", jit, look, all - jit - look }'
+		END {
+			if (all) printf "%.2f,%.2f,%.2f,%.2f\n", 100 * jit / all, 100 * look / all,
+				100 * unnamed / all, 100 * (all - jit - look - unnamed) / all
+		}'
 }
 
 # side_name SIDE PAD: the side's name at layout PAD (image $WORK/ab/bench.NAME).
@@ -140,7 +163,7 @@ done
 
 csv=$out/fdinstall3.csv prof=$out/fdprofile.csv
 echo "kernel,cpus,pad,round,call,median_ns" >"$csv"
-[ -z "$profile" ] || echo "kernel,cpus,pad,round,call_ns,jit_pct,lookup_pct,other_pct" >"$prof"
+[ -z "$profile" ] || echo "kernel,cpus,pad,round,call_ns,jit_pct,lookup_pct,unnamed_pct,other_pct" >"$prof"
 . "$TOP/scripts/qemu/${ARCH:-x86_64}.conf"
 for n in $cpus; do
 	for p in $(seq "$pairs"); do
@@ -151,12 +174,15 @@ for n in $cpus; do
 				if [ -n "$profile" ]; then
 					rm -f "$out/$name.log"
 					profile "$out/$name.log" "$img" "$out/$name.perf" &
+					# A boot that fails must not leave perf behind.
+					trap 'kill $! 2>/dev/null' EXIT
 				fi
 				log=$(ab_boot "$name" "$img" "$n" \
 					kunit.enable=0 hazptr_job=fdinstall hazptr_fdinstall="$fdinstall${calls:+,$calls}")
 				fdinstall_rows "$log" "$side,$n,$pad,$p" >>"$csv"
 				if [ -n "$profile" ]; then
 					wait $! || die "profile of $name failed"
+					trap - EXIT
 					ns=$(fdinstall_rows "$log" x | cut -d, -f3)
 					echo "$side,$n,$pad,$p,$ns,$(profile_row "$out/$name.perf")" >>"$prof"
 				fi
@@ -194,20 +220,24 @@ awk -F, "$AWK_MED"'
 			for (q in pads) row(kk[1], kk[2], q, q)
 			if (npads > 1) row(kk[1], kk[2], "all", all)
 		}
-	}' "$csv" | { read -r h; echo "$h"; sort -k1,1 -k2,2n -k3,3; }
+	}' "$csv" | { read -r h; echo "$h"; sort -k1,1 -k2,2n -k3,3n; }
 if [ -n "$profile" ]; then
 	echo
-	echo "QEMU's time while the guest ran $calls (perf, ${profile}s per boot), median"
-	echo "% in translated code, in block lookups, elsewhere; ns per call in all"
-	echo "and in translated code:"
+	echo "QEMU's time while the guest ran $calls (perf, ${profile}s per boot): median"
+	echo "ns per call + close, and of it in translated code, in the named block"
+	echo "lookups, at QEMU addresses without a symbol, and elsewhere:"
 	awk -F, "$AWK_MED"'
-		NR > 1 { k = $1 SUBSEP $2 SUBSEP $3; i = ++n[k]; N[k, i] = $5; J[k, i] = $6; L[k, i] = $7; O[k, i] = $8 }
+		NR > 1 { k = $1 SUBSEP $2 SUBSEP $3; i = ++n[k]; for (f = 5; f <= 9; f++) V[k, f, i] = f == 5 ? $5 : $5 * $f / 100 }
 		END {
-			printf "%-8s %5s %5s %8s %8s %8s %9s %9s\n", "kernel", "cpus", "pad", "jit%", "lookup%", "other%", "ns", "jit ns"
+			printf "%-8s %5s %5s %9s %9s %9s %9s %9s\n", "kernel", "cpus", "pad", "ns", "jit", "lookup", "unnamed", "other"
 			for (k in n) {
 				split(k, kk, SUBSEP)
-				for (i = 1; i <= n[k]; i++) { a[i] = J[k, i]; b[i] = L[k, i]; c[i] = O[k, i]; d[i] = N[k, i]; e[i] = N[k, i] * J[k, i] / 100 }
-				printf "%-8s %5s %5s %8.2f %8.2f %8.2f %9.1f %9.1f\n", kk[1], kk[2], kk[3], med(a, n[k]), med(b, n[k]), med(c, n[k]), med(d, n[k]), med(e, n[k])
+				printf "%-8s %5s %5s", kk[1], kk[2], kk[3]
+				for (f = 5; f <= 9; f++) {
+					for (i = 1; i <= n[k]; i++) a[i] = V[k, f, i]
+					printf " %9.1f", med(a, n[k])
+				}
+				printf "\n"
 			}
 		}' "$prof" | { read -r h; echo "$h"; sort -k2,2n -k3,3n -k1,1; }
 fi

@@ -209,19 +209,24 @@ fdprofile() {
 	[ -n "$f" ] || return 0
 	echo
 	echo "   Where QEMU's time goes (perf on the host while the guest loops on"
-	echo "   one call; medians): ns per call + close, the ns of it spent in"
-	echo "   translated guest code, and the share of QEMU's time spent looking"
-	echo "   up translated blocks, at two code layouts:"
+	echo "   one call; medians of ns per call + close): in translated guest"
+	echo "   code, in QEMU's named lookups of translated blocks, at QEMU"
+	echo "   addresses without a symbol, elsewhere; at two code layouts:"
 	echo
-	printf "     %-12s %-7s %11s %11s %8s\n" "" "" "ns" "translated" "lookups"
+	printf "     %-12s %-6s %7s %10s %8s %8s %6s\n" "" "" "total" "translated" "lookups" "unnamed" "other"
 	awk -F, "$AWK_MED"'
-		NR > 1 { k = $3 SUBSEP $1; i = ++n[k]; N[k, i] = $5; J[k, i] = $5 * $6 / 100; L[k, i] = $7; pads[$3] = 1 }
+		NR > 1 { k = $3 SUBSEP $1; i = ++n[k]; for (c = 5; c <= 9; c++) V[k, c, i] = c == 5 ? $5 : $5 * $c / 100; pads[$3] = 1 }
 		END {
 			for (q in pads)
 				for (si = 1; si <= 2; si++) {
 					k = q SUBSEP (si == 1 ? "base" : "users")
-					for (i = 1; i <= n[k]; i++) { a[i] = N[k, i]; b[i] = J[k, i]; c[i] = L[k, i] }
-					printf "%s\t%d\t     %-12s %-7s %11.1f %11.1f %7.1f%%\n", q, si, si == 1 ? "layout " q : "", si == 1 ? "base" : "series", med(a, n[k]), med(b, n[k]), med(c, n[k])
+					printf "%s\t%d\t     %-12s %-6s", q, si, si == 1 ? "layout " q : "", si == 1 ? "base" : "series"
+					w[5] = 7; w[6] = 10; w[7] = 8; w[8] = 8; w[9] = 6
+					for (c = 5; c <= 9; c++) {
+						for (i = 1; i <= n[k]; i++) a[i] = V[k, c, i]
+						printf " %*.0f", w[c], med(a, n[k])
+					}
+					printf "\n"
 				}
 		}' "$f" | sort -t"$(printf '\t')" -k1,1n -k2,2n | cut -f3-
 }

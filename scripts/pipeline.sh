@@ -67,7 +67,8 @@ config_stamp() {
 #
 # ab_build KERNEL SIDE REV [PATCH...]: build kernel KERNEL at revision REV
 # there, with each PATCH (a file for git apply) applied on top in turn, copy
-# the image to $WORK/ab/KERNEL.SIDE (the path is printed).
+# the image to $WORK/ab/KERNEL.SIDE (the path is printed) and its System.map
+# to $WORK/ab/KERNEL.SIDE.map.
 ab_build() {
 	local k=$1 side=$2 rev=$3 ab=$WORK/ab/linux img patch names=
 	shift 3
@@ -84,6 +85,7 @@ ab_build() {
 	img=$(TREE=$ab BUILD=$WORK/ab/build "$TOP/scripts/build.sh" "$k") ||
 		die "the $side side of kernel '$k' did not build"
 	cp "$img" "$WORK/ab/$k.$side"
+	cp "$WORK/ab/build/$k/System.map" "$WORK/ab/$k.$side.map" 2>/dev/null || true
 	note "$k.$side: $(git -C "$ab" log -1 --format='%h %s')$names"
 	echo "$WORK/ab/$k.$side"
 }
