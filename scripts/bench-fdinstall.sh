@@ -85,8 +85,9 @@ users_rev=$(git -C "$TREE" rev-parse HEAD)
 out=$RESULTS/bench
 mkdir -p "$out"
 
-# pad_patch N: a patch that puts an N-byte function, never called, before
-# everything else in fs/file.c; prints its path.
+# pad_patch N: a patch that adds an N-byte function, never called, above
+# every definition in fs/file.c's source (GCC decides where it goes in
+# fs/file.o); prints its path.
 pad_patch() {
 	local f=$WORK/ab/pad-$1.patch
 	cat >"$f" <<-PATCH
@@ -179,12 +180,13 @@ for n in $cpus; do
 				fi
 				log=$(ab_boot "$name" "$img" "$n" \
 					kunit.enable=0 hazptr_job=fdinstall hazptr_fdinstall="$fdinstall${calls:+,$calls}")
-				fdinstall_rows "$log" "$side,$n,$pad,$p" >>"$csv"
+				rows=$(fdinstall_rows "$log" "$side,$n,$pad,$p")
+				[ -z "$rows" ] || echo "$rows" >>"$csv"
 				if [ -n "$profile" ]; then
 					wait $! || die "profile of $name failed"
 					trap - EXIT
-					ns=$(fdinstall_rows "$log" x | cut -d, -f3)
-					echo "$side,$n,$pad,$p,$ns,$(profile_row "$out/$name.perf")" >>"$prof"
+					# One call: its row's last field is its ns.
+					echo "$side,$n,$pad,$p,${rows##*,},$(profile_row "$out/$name.perf")" >>"$prof"
 				fi
 			done
 		done
@@ -195,21 +197,19 @@ done
 echo
 echo "ns per call + close into a shared table (TCG); median of the per-round"
 echo "ratios to base, spread in brackets; 'all' pools every layout's rounds:"
-awk -F, "$AWK_MED"'
+awk -F, "$AWK_MED$AWK_FDRATIOS"'
 	NR > 1 { v[$1, $2, $3, $4, $5] = $6; key[$5 SUBSEP $2] = 1; pads[$3] = 1; if ($4 > np) np = $4 }
-	function row(c, n, label, list,   i, p, b, nb, nu, nc, B, U, C, pp) {
-		nb = nu = nc = 0
+	function row(c, n, label, list,   i, p, b, nb, m, s, B, pp) {
+		nb = 0
 		for (i = split(list, pp, " "); i > 0; i--)
-			for (p = 1; p <= np; p++) {
-				b = v["base", n, pp[i], p, c]
-				if (b == "") continue
-				B[++nb] = b
-				if (v["users", n, pp[i], p, c] != "") U[++nu] = v["users", n, pp[i], p, c] / b
-				if (v["control", n, pp[i], p, c] != "") C[++nc] = v["control", n, pp[i], p, c] / b
-			}
+			for (p = 1; p <= np; p++)
+				if ((b = v["base", n, pp[i], p, c]) != "") B[++nb] = b
 		printf "%-8s %5s %5s %9.1f", c, n, label, med(B, nb)
-		if (nu) printf " %9.4fx (%.3f-%.3f)", med(U, nu), U[1], U[nu]; else printf " %22s", "-"
-		if (nc) printf " %9.4fx (%.3f-%.3f)", med(C, nc), C[1], C[nc]; else printf " %22s", "-"
+		for (s = 1; s <= 2; s++)
+			if ((m = ratios(s == 1 ? "users" : "control", c, n, list)))
+				printf " %9.4fx (%.3f-%.3f)", med(R, m), R[1], R[m]
+			else
+				printf " %22s", "-"
 		printf "\n"
 	}
 	END {

@@ -172,19 +172,8 @@ fdinstall() {
 	echo "   median of the per-round ratios to the unpatched kernel over every"
 	echo "   code layout measured, with the lowest and highest layout's median:"
 	echo
-	awk -F, "$AWK_MED"'
+	awk -F, "$AWK_MED$AWK_FDRATIOS"'
 		NR > 1 { v[$1, $2, $3, $4, $5] = $6; key[$5 SUBSEP $2] = 1; pads[$3] = 1; if ($4 > np) np = $4 }
-		# ratios(side, c, n, list): the per-round ratios side/base at the
-		# layouts of list into R[1..], their count returned.
-		function ratios(side, c, n, list,   i, p, b, m, pp) {
-			m = 0
-			for (i = split(list, pp, " "); i > 0; i--)
-				for (p = 1; p <= np; p++) {
-					b = v["base", n, pp[i], p, c]
-					if (b > 0 && v[side, n, pp[i], p, c] != "") R[++m] = v[side, n, pp[i], p, c] / b
-				}
-			return m
-		}
 		END {
 			for (q in pads) { all = all " " q; npads++ }
 			for (k in key) {
@@ -217,11 +206,11 @@ fdprofile() {
 	awk -F, "$AWK_MED"'
 		NR > 1 { k = $3 SUBSEP $1; i = ++n[k]; for (c = 5; c <= 9; c++) V[k, c, i] = c == 5 ? $5 : $5 * $c / 100; pads[$3] = 1 }
 		END {
+			w[5] = 7; w[6] = 10; w[7] = 8; w[8] = 8; w[9] = 6
 			for (q in pads)
 				for (si = 1; si <= 2; si++) {
 					k = q SUBSEP (si == 1 ? "base" : "users")
 					printf "%s\t%d\t     %-12s %-6s", q, si, si == 1 ? "layout " q : "", si == 1 ? "base" : "series"
-					w[5] = 7; w[6] = 10; w[7] = 8; w[8] = 8; w[9] = 6
 					for (c = 5; c <= 9; c++) {
 						for (i = 1; i <= n[k]; i++) a[i] = V[k, c, i]
 						printf " %*.0f", w[c], med(a, n[k])

@@ -33,6 +33,22 @@ AWK_MED='function med(a, n,   i, j, t) {
 	return n ? (n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2) : 0
 }'
 
+# AWK_FDRATIOS: for scripts/bench-fdinstall.sh's CSV
+# (kernel,cpus,pad,round,call,median_ns), read into v[kernel, cpus, pad,
+# round, call] with np the highest round: ratios(side, c, n, list) puts the
+# per-round ratios side/base of call c at n vCPUs, over the pads in the
+# space-separated list, into R[1..] and returns their count.  The summary
+# of bench-fdinstall.sh and the cover letter pair rounds the same way.
+AWK_FDRATIOS='function ratios(side, c, n, list,   i, p, b, m, pp) {
+	m = 0
+	for (i = split(list, pp, " "); i > 0; i--)
+		for (p = 1; p <= np; p++) {
+			b = v["base", n, pp[i], p, c]
+			if (b > 0 && v[side, n, pp[i], p, c] != "") R[++m] = v[side, n, pp[i], p, c] / b
+		}
+	return m
+}'
+
 # series_files DIR...: the patch files of these series directories, in
 # application order: by their number, which runs across the directories
 # (a feature's tests follow it, so core/ and torture/ interleave).
