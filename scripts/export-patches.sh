@@ -26,7 +26,7 @@ done
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-git -C "$TREE" format-patch -q --zero-commit --no-signature -o "$tmp" base..HEAD
+git -C "$TREE" -c core.abbrev=9 format-patch -q --zero-commit --no-signature -o "$tmp" base..HEAD
 for d in $SERIES_DIRS; do
 	rm -f "$TOP/patches/$d"/*.patch
 done
