@@ -29,6 +29,9 @@
 #                    synchronize_rcu_expedited() and the hazard pointer
 #   make native      tools/testing/hazptr: the core built for the host CPU,
 #                    its bench (ns per operation, native) and a short stress
+#   make model       models/ checked with spin: the rule by which concurrent
+#                    asymmetric waiters share rounds of IPIs must hold, and
+#                    each of its mutants must be caught (part of make test)
 #   make bench-retire  hazptr_retire() under the hazptr-retire torture test:
 #                    objects freed per worker pass, backlog (~10 boots)
 #   make bench-sync  uncontended hazptr_synchronize() beside
@@ -86,7 +89,7 @@ TORTURE_PARAMS = hazptrtorture.torture_type=$(TORTURE_TYPE)
 USERS_PARAMS = hazptr_job=stress,fdexpand hazptr_fdexpand=13 \
 	hazptr_stress=--tun,$(SMP),--close,$(SMP),--dup,$(SMP),-t,15s,--metrics-brief
 
-.PHONY: all deps prepare kernel initramfs boot test soak check-series series mutate kcsan native bench bench-refscale bench-users bench-fdexpand bench-icount bench-fdinstall bench-lockdep bench-retire bench-sync bench-switch clean distclean
+.PHONY: all deps prepare kernel initramfs boot test soak check-series series mutate kcsan native model bench bench-refscale bench-users bench-fdexpand bench-icount bench-fdinstall bench-lockdep bench-retire bench-sync bench-switch clean distclean
 
 all: prepare
 	@mkdir -p results
@@ -159,6 +162,10 @@ bench-lockdep: prepare
 native: prepare
 	scripts/native.sh bench
 	TESTS=native-sync,native-retire,native-asym,native-tsan,native-no-barrier scripts/run-tests.sh
+
+# The tests of configs/tests.list whose KERNEL is 'model'.
+model:
+	TESTS=$$(awk '$$2 == "model" { printf "%s,", $$1 }' configs/tests.list) scripts/run-tests.sh
 
 # hazptr_retire() under the hazptr-retire torture test: objects per pass.
 bench-retire: prepare

@@ -7,7 +7,8 @@ set -euo pipefail
 # Target tree, kernel build, guest (TCG), initramfs userspace (busybox,
 # stress-ng, iproute2), static checks (make check-series), benchmark plots
 # liburcu, which the native bench (tools/testing/hazptr) compares with, and
-# perf, which profiles QEMU itself (bench-fdinstall.sh PROFILE=).
+# perf, which profiles QEMU itself (bench-fdinstall.sh PROFILE=), and spin,
+# the model checker of models/ (scripts/model.sh).
 PACKAGES=(
 	linux-source-6.12
 	build-essential bc bison flex libelf-dev libssl-dev dwarves
@@ -18,6 +19,7 @@ PACKAGES=(
 	gnuplot-nox
 	liburcu-dev
 	linux-perf
+	spin
 	git
 )
 

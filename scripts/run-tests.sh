@@ -33,8 +33,10 @@ while read -r tname tkernel texpect tduration tparams; do
 	case $tname in ''|'#'*) continue ;; esac
 	where="${list#"$TOP"/}:$n"
 	[ -n "${t_kernel[$tname]:-}" ] && die "$where: test '$tname' defined twice"
-	[ "$tkernel" = native ] || [ -f "$CONFIGS/kernels/$tkernel" ] ||
-		die "$where: unknown kernel '$tkernel' (known: native $(known_kernels))"
+	case $tkernel in native|model) ;; *)
+		[ -f "$CONFIGS/kernels/$tkernel" ] ||
+			die "$where: unknown kernel '$tkernel' (known: native model $(known_kernels))" ;;
+	esac
 	case $texpect in SUCCESS|FAILURE|-) ;; *) die "$where: EXPECT must be SUCCESS, FAILURE or -, not '$texpect'" ;; esac
 	[[ $tduration =~ ^[0-9]+$ ]] && [ "$tduration" -gt 0 ] ||
 		die "$where: DURATION must be a positive integer, not '$tduration'"
@@ -65,17 +67,19 @@ fail() {
 	failures+=("FAIL $1 ($2)${3:+: $3}")
 }
 
-# Build each kernel once, the initramfs once ('native' tests need neither).
+# Build each kernel once, the initramfs once ('native' and 'model' tests
+# need neither).
+host_test() { [ "$1" = native ] || [ "$1" = model ]; }
 declare -A built
 for tname in "${selected[@]}"; do
 	k=${t_kernel[$tname]}
-	[ "$k" = native ] && continue
+	host_test "$k" && continue
 	[ -n "${built[$k]:-}" ] && continue
 	if "$TOP/scripts/build.sh" "$k" >/dev/null; then built[$k]=ok; else built[$k]=failed; fi
 done
 initramfs=ok
 for tname in "${selected[@]}"; do
-	[ "${t_kernel[$tname]}" = native ] && continue
+	host_test "${t_kernel[$tname]}" && continue
 	"$TOP/scripts/initramfs.sh" || initramfs=failed
 	break
 done
@@ -87,13 +91,14 @@ for tname in "${selected[@]}"; do
 	# make soak: stress-ng runs as long as the torture tests.
 	[ -z "${TEST_DURATION:-}" ] ||
 		params=$(echo "$params" | sed -E "s/-t,[0-9]+s/-t,${TEST_DURATION}s/g")
-	if [ "$k" = native ]; then
-		# The core on the host CPU (scripts/native.sh): exit 0 PASS,
-		# 1 FAIL, 2 neither, 3 the harness did not build.
+	if host_test "$k"; then
+		# The core on the host CPU (scripts/native.sh) or a model
+		# (scripts/model.sh): exit 0 PASS, 1 FAIL, 2 neither, 3 the
+		# harness or model did not build.
 		log=$RESULTS/$tname.log
 		rc=0
 		# shellcheck disable=SC2086
-		"$TOP/scripts/native.sh" run "$log" -d "$d" $params 2>/dev/null || rc=$?
+		"$TOP/scripts/$k.sh" run "$log" -d "$d" $params 2>/dev/null || rc=$?
 		verdict=$(grep -m1 -E '^(PASS|FAIL)|^WARNING: ThreadSanitizer' "$log" 2>/dev/null || true)
 		case $expect:$rc in
 		SUCCESS:0|-:0) pass "$tname" ;;
