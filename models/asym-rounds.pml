@@ -3,21 +3,32 @@
  *
  * The rounds of IPIs that concurrent callers of hazptr_barrier_asym()
  * share (kernel/hazptr.c, patch 27), for spin: can a caller return before
- * a round of IPIs that began after its store A has completed on every CPU?
+ * a round of IPIs whose every handler ran after its store A has completed?
  * Checked with every interleaving of NCALLERS callers and the worker, each
- * calling again and again, the sequence wrapping around.  Run by
- * scripts/model.sh, which also checks that each MUTANT_* below is caught.
+ * calling again and again, the sequence wrapping around: a small model,
+ * not a proof for any number of callers.  Run by scripts/model.sh, with
+ * each MUTANT_* below (a bug that must be caught) and ASSERT_NO_SHARING
+ * (which must fail too: callers do share).
  *
- * The model is sequentially consistent: each step below is one that an
- * smp_mb() of the C code orders against the steps around it (named in the
- * comments), so the model checks the protocol's logic given those barriers,
- * not the barriers themselves (hazptr-debug's KUnit case, the native
- * stress and the mutations in configs/mutations/ do that).
+ * The model is sequentially consistent.  Its steps keep the order that
+ * the C code gives them: the caller's store A and read of the sequence are
+ * one step (its smp_mb() between them; splitting them passes too); the
+ * start precedes the IPIs (the smp_mb() in hazptr_round_start()); the
+ * mutex steps and the comparison are ordered by the mutex's acquire and
+ * release; a round's IPIs are one step after its start, at the earliest
+ * time a handler can run (IPI delivery and the handler's smp_mb()).  So
+ * it checks the rule given that ordering, not the ordering itself: no
+ * test here does (x86 keeps every order but store-to-load, and the native
+ * harness's membarrier() IPIs are full barriers).
  *
- * A round's IPIs are modelled by one step, at the earliest time a handler
- * can run: every caller whose store A precedes that step is "hit" by the
+ * Every caller whose store A precedes a round's IPI step is "hit" by the
  * round, and is "covered" once the round has completed (on_each_cpu_cond()
  * with wait=true returned).  The property: a caller returns covered.
+ *
+ * Sharers compare the sequence with their snapshot under the mutex, which
+ * the owner drops after the round has completed, so the order of done()
+ * and the end in round() does not matter here (swapping them passes); it
+ * would for a reader of the sequence that did not take the mutex.
  */
 
 #define NCALLERS	2
@@ -25,10 +36,12 @@
 #define NPROC		(NCALLERS + 1)
 /*
  * hazptr_barrier_seq counts modulo SEQ_MOD, a power of two, and starts
- * near the wrap.  Wrapping is safe at any modulus: a caller's snapshot is
- * at most 3 ahead of the sequence, which only grows, so a comparison that
- * wraps (a caller kept off the mutex for SEQ_MOD / 2 rounds) finds the
- * snapshot not reached and runs a round: one more round, never one fewer.
+ * near the wrap.  The sequence is even whenever the mutex is free, so a
+ * caller's snapshot is 2 or 3 ahead of what it read, and the sequence only
+ * grows: a comparison that wraps (a caller kept off the mutex for about
+ * SEQ_MOD / 4 rounds) finds the snapshot not reached, and the caller runs
+ * a round, one more, never one fewer.  That holds for SEQ_MOD >= 4 (it
+ * fails at 2); checked at 16.
  */
 #define SEQ_MOD		16
 #define SEQ_FIRST	12
@@ -43,7 +56,11 @@ typedef row { bool b[NPROC] };
 row hit[NPROC];		/* hit[o].b[i]: o's running round hit i */
 
 /* ULONG_CMP_GE() modulo SEQ_MOD. */
+#ifdef MUTANT_PLAIN_GE
+#define CMP_GE(a, b)	((a) >= (b))
+#else
 #define CMP_GE(a, b)	((((a) - (b) + SEQ_MOD) % SEQ_MOD) < SEQ_MOD / 2)
+#endif
 
 /* The handlers' smp_mb(), at the earliest: after the owner's smp_mb(). */
 inline ipis(o)
@@ -139,8 +156,11 @@ again:	skip;
 #endif
 	atomic { !mutex -> mutex = true };		/* mutex_lock() */
 	if
-	:: CMP_GE(seq, snap) ->				/* shared: smp_mb() */
+	:: CMP_GE(seq, snap) ->				/* shared */
 		printf("proc %d: shares, seq %d\n", me, seq);
+#ifdef ASSERT_NO_SHARING
+		assert(false);
+#endif
 		mutex = false
 	:: else ->
 		round(me);

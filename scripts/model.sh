@@ -3,11 +3,13 @@
 # A protocol of the core, model-checked with spin: models/NAME.pml, every
 # interleaving of its processes.
 #
-#   model.sh run LOG -d SECONDS NAME [MUTANT_X]   one test of configs/tests.list
+#   model.sh run LOG -d SECONDS NAME [VARIANT]    one test of configs/tests.list
 #                                                 whose KERNEL is 'model'
-#   model.sh list NAME                            the MUTANT_* the model defines
+#   model.sh list NAME                            the variants the model defines
 #
-# MUTANT_X compiles the model with -DMUTANT_X: a bug the model must catch.
+# VARIANT compiles the model with -DVARIANT: a MUTANT_* is a bug the model
+# must catch, an ASSERT_* an assertion that must fail (a check that a state
+# is reached).
 # run exits 0 when the search covered every state and found no error (it
 # prints PASS), 1 when it found one (FAIL, then the trail of the
 # counterexample), 2 when it could not finish (depth, memory or SECONDS
@@ -16,7 +18,7 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/pipeline.sh"
 
-usage="usage: model.sh run LOG -d SECONDS NAME [MUTANT_X] | model.sh list NAME"
+usage="usage: model.sh run LOG -d SECONDS NAME [VARIANT] | model.sh list NAME"
 
 model_file() {
 	[[ $1 =~ ^[a-z0-9-]+$ ]] || die "model name must be [a-z0-9-]+, not '$1'"
@@ -25,18 +27,18 @@ model_file() {
 	echo "$f"
 }
 
-mutants() {
-	grep -oE '^#if(n?def)? .*MUTANT_[A-Z_]+' "$1" | grep -oE 'MUTANT_[A-Z_]+' | sort -u
+variants() {
+	grep -E '^#if' "$1" | grep -oE '(MUTANT|ASSERT)_[A-Z_]+' | sort -u
 }
 
 case ${1:-} in
 list)
 	[ $# -eq 2 ] || die "$usage"
-	mutants "$(model_file "$2")"
+	variants "$(model_file "$2")"
 	;;
 run)
 	[ $# -ge 5 ] && [ "$3" = -d ] || die "$usage"
-	log=$2 secs=$4 name=$5 mutant=${6:-}
+	log=$2 secs=$4 name=$5 variant=${6:-}
 	# Everything, errors included, goes to LOG (run-tests.sh shows its
 	# last line).
 	mkdir -p "$(dirname "$log")"
@@ -44,19 +46,19 @@ run)
 	is_uint "$secs" SECONDS
 	[ "$secs" -gt 0 ] || die "SECONDS must be positive"
 	f=$(model_file "$name")
-	if [ -n "$mutant" ]; then
-		mutants "$f" | grep -qx "$mutant" ||
-			die "${f#"$TOP"/} defines no $mutant (it has: $(mutants "$f" | xargs))"
+	if [ -n "$variant" ]; then
+		variants "$f" | grep -qx -- "$variant" ||
+			die "${f#"$TOP"/} defines no variant $variant (it has: $(variants "$f" | xargs))"
 	fi
 	need spin spin
 	need gcc build-essential
-	dir=$WORK/model/$name${mutant:+-$mutant}
+	dir=$WORK/model/$name${variant:+-$variant}
 	rm -rf "$dir"
 	mkdir -p "$dir"
 	cp "$f" "$dir/"
 	cd "$dir"
-	echo "model ${f#"$TOP"/}${mutant:+ with -D$mutant}: spin $(spin -V | awk '{print $3}')"
-	spin -a ${mutant:+-D$mutant} "$name.pml" && gcc -O2 -w -DSAFETY -DBFS -DCOLLAPSE -o pan pan.c || {
+	echo "model ${f#"$TOP"/}${variant:+ with -D$variant}: spin $(spin -V | awk '{print $3}')"
+	spin -a ${variant:+-D$variant} "$name.pml" && gcc -O2 -w -DSAFETY -DBFS -DCOLLAPSE -o pan pan.c || {
 		echo "the model does not build"
 		exit 3
 	}
@@ -72,7 +74,7 @@ run)
 	elif [ "${errors:-0}" -gt 0 ]; then
 		echo "FAIL: $(grep -m1 -E 'assertion violated|invalid end state|pan:1:' pan.out)"
 		echo "the counterexample, shortest (printf of each step):"
-		spin -t ${mutant:+-D$mutant} "$name.pml" 2>&1 | sed -n "1,/^#processes/p"
+		spin -t ${variant:+-D$variant} "$name.pml" 2>&1 | sed -n "1,/^#processes/p"
 		exit 1
 	elif [ "$rc" != 0 ] || [ -z "$errors" ] || grep -qE 'max search depth too small|out of memory' pan.out; then
 		echo "NEITHER: the search did not cover every state"
