@@ -6,7 +6,7 @@
 #
 #   bench-fdinstall.sh      PAIRS=2 CPUS=1 FDINSTALL=1,3 CALLS=
 #                           PADS="0 336 688 ... 4048" (12 layouts)
-#                           SIDES="base users" PROFILE=
+#                           SIDES="base users" PROFILE= REUSE=
 #
 # Up to three sides of the 'bench' kernel (SIDES), built in the A/B work
 # tree (pipeline.sh): 'base', the series without patches/users/; 'users',
@@ -30,6 +30,9 @@
 # the same code as 'users' there.  Each round boots every side at every
 # layout.  ab_build keeps each image's System.map beside it.
 #
+# REUSE=1 boots the images that an earlier run built (and its pad
+# patches), without building: for a run that stopped after its builds.
+#
 # PROFILE=SECONDS samples QEMU itself (perf, on the host) for SECONDS from
 # one second after the guest's userspace starts: it needs one call in CALLS
 # and FDINSTALL running that call for at least SECONDS + 2.  Each boot's
@@ -52,7 +55,8 @@ set -euo pipefail
 
 pairs=${PAIRS:-2} cpus=${CPUS:-1} fdinstall=${FDINSTALL:-1,3} calls=${CALLS:-}
 pads=${PADS:-0 336 688 1056 1440 1968 2224 2608 3152 3424 3776 4048}
-sides=${SIDES:-base users} profile=${PROFILE:-}
+sides=${SIDES:-base users} profile=${PROFILE:-} reuse=${REUSE:-}
+case $reuse in ""|1) ;; *) die "REUSE must be 1 or empty, not '$reuse'" ;; esac
 is_uint "$pairs" PAIRS
 for c in $cpus; do is_uint "$c" CPUS; done
 [ -n "${pads// /}" ] || die "PADS must list at least one byte count"
@@ -110,12 +114,8 @@ pad_patch() {
 # profile LOG IMAGE DATA: once LOG shows the guest's userspace, sample the
 # QEMU that boots IMAGE for $profile seconds into DATA.
 profile() {
-	local log=$1 image=$2 data=$3 pid= i
-	for i in $(seq 600); do
-		grep -q "^HAZPTR-INIT: userspace up" "$log" 2>/dev/null && break
-		[ "$i" -lt 600 ] || die "profile: the guest's userspace did not start in 300 s ($log)"
-		sleep 0.5
-	done
+	local log=$1 image=$2 data=$3 pid=
+	wait_userspace "$log" profile
 	sleep 1
 	# The QEMU that boots this image, matched on the image's path as
 	# fixed text.
@@ -153,6 +153,11 @@ for n in $pads; do
 	[ "$n" = 0 ] || extra=("$(pad_patch "$n")")
 	for side in $sides; do
 		name=$(side_name "$side" "$n")
+		if [ -n "$reuse" ]; then
+			[ -f "$WORK/ab/bench.$name" ] ||
+				die "REUSE=1: no image work/ab/bench.$name from an earlier run"
+			continue
+		fi
 		case $side in
 		control) ab_build bench "$name" "$users_rev" "$CONFIGS/ab/fs-control.patch" ${extra[@]+"${extra[@]}"} ;;
 		users) ab_build bench "$name" "$users_rev" ${extra[@]+"${extra[@]}"} ;;

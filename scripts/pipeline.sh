@@ -111,6 +111,17 @@ fdinstall_rows() {
 		while read -r c v; do echo "$prefix,$c,$v"; done
 }
 
+# wait_userspace LOG WHO: wait (up to 300 s) until the boot logging to LOG
+# has started the guest's userspace.
+wait_userspace() {
+	local i
+	for i in $(seq 600); do
+		grep -q "^HAZPTR-INIT: userspace up" "$1" 2>/dev/null && return 0
+		sleep 0.5
+	done
+	die "$2: the guest's userspace did not start in 300 s (${1#"$TOP"/})"
+}
+
 # ab_boot NAME KERNEL-IMAGE CPUS PARAMS...: one boot whose log must be
 # clean; prints the log's path.
 ab_boot() {
