@@ -138,12 +138,12 @@ for b in $(seq "$boots"); do
 			blocks "$out/$name.exec" "$img.map" "$img.vmlinux" >"$out/$name.blocks"
 			rm -f "$out/$name.exec" "$sock"
 			awk -v pre="$side,$b" -v closes="$closes" '
-				{ n[$1] = $2; i[$1] = $3; e[$1] = $4; all += $3 }
+				{ n[$1] = $2; i[$1] = $3; e[$1] = $4; allb += $2; alli += $3 }
 				END {
 					c = e["__x64_sys_close"] / closes
 					if (c < 1) { print "no call traced" > "/dev/stderr"; exit 1 }
 					for (f in n) printf "%s,%s,%.3f,%.2f\n", pre, f, n[f] / c, i[f] / c
-					printf "%s,(all),0,%.2f\n", pre, all / c
+					printf "%s,(all),%.3f,%.2f\n", pre, allb / c, alli / c
 				}' "$out/$name.blocks" >>"$tcsv" || die "$name: no close() in the trace"
 			note "$side boot $b: $(awk '$1 == "__x64_sys_close" { print $4 }' "$out/$name.blocks") closes traced"
 		fi
@@ -172,11 +172,13 @@ echo "blocks run per call, and their instructions estimated from the"
 echo "disassembly ((all): every function; median over $boots boots of each"
 echo "side; functions whose medians differ by 0.5 instructions or more):"
 awk -F, "$AWK_MED"'
-	NR > 1 { k = $1 SUBSEP $3; n[k]++; B[k, n[k]] = $4; I[k, n[k]] = $5; fn[$3] = 1 }
-	function m(side, f, A,   i, k, a) {
+	NR > 1 { k = $1 SUBSEP $3; n[k]++; B[k, n[k]] = $4; I[k, n[k]] = $5; fn[$3] = 1; boot[$1, $2] = 1 }
+	# A function that a boot did not run counts 0 there.
+	function m(side, f, A,   i, k, a, nb, bb) {
 		k = side SUBSEP f
-		for (i = 1; i <= n[k]; i++) a[i] = A[k, i]
-		return n[k] ? med(a, n[k]) : 0
+		for (bb in boot) if (index(bb, side SUBSEP) == 1) nb++
+		for (i = 1; i <= nb; i++) a[i] = i <= n[k] ? A[k, i] : 0
+		return nb ? med(a, nb) : 0
 	}
 	END {
 		for (f in fn) {
