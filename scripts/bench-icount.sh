@@ -18,17 +18,22 @@
 # CALLS, comma-separated, limits the calls timed.
 #
 # TRACE=SECONDS, with one call in CALLS, also says where a difference comes
-# from: once the guest's userspace is up, QEMU logs every translated block
-# it runs for SECONDS (-d exec with nochain, switched on and off through a
-# monitor socket), and each block is counted against the function of the
-# image's System.map it starts in, per call (entries of __x64_sys_close,
-# two per pipe2).  A block count is not an instruction count, but a
-# function that runs more often, or longer, on one side shows.
+# from: one second after the guest's userspace is up, QEMU logs every
+# translated block it runs for SECONDS of host time (-d exec with nochain,
+# switched on and off through a monitor socket), each block is counted
+# against the function of the image's System.map it starts in (static
+# functions of one name told apart by address), and its instructions are
+# estimated from the disassembly (see blocks()), per call: per entry of
+# __x64_sys_close, two per pipe2.  The window is a few ms of guest time
+# (some hundred calls): work done in the call is counted exactly, work
+# deferred from it (RCU callbacks, the slab and page allocators) only as
+# far as the window samples it.
 #
 # Writes results/bench/icount.csv (kernel,boot,call,instructions) and prints
 # per call the median of each side, the difference and the ratio; with
-# TRACE, also results/bench/tbtrace.csv (kernel,boot,function,blocks_per_call)
-# and the functions whose median blocks per call differ between the sides.
+# TRACE, also results/bench/tbtrace.csv
+# (kernel,boot,calls,function,blocks_per_call,insns_per_call) and the
+# functions whose median instructions per call differ between the sides.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/pipeline.sh"
@@ -55,15 +60,27 @@ ab_build bench base "$base_rev" >/dev/null
 [ -z "$trace" ] || cp "$WORK/ab/build/bench/vmlinux" "$WORK/ab/bench.base.vmlinux"
 "$TOP/scripts/initramfs.sh"
 
-# monitor SOCKET COMMAND: one command to a QEMU monitor (HMP) socket.
+# monitor SOCKET COMMAND: one command to a QEMU monitor (HMP) socket; fails
+# unless the monitor answers with its next prompt and no error.
 monitor() {
 	python3 - "$1" "$2" <<-'EOF' || die "monitor: '$2' to $1 failed"
-	import socket, sys, time
+	import socket, sys
 	s = socket.socket(socket.AF_UNIX)
+	s.settimeout(10)
 	s.connect(sys.argv[1])
+	def upto_prompt():
+	    buf = b""
+	    while not buf.endswith(b"(qemu) "):
+	        b = s.recv(4096)
+	        if not b:
+	            sys.exit("monitor closed")
+	        buf += b
+	    return buf
+	upto_prompt()
 	s.sendall(sys.argv[2].encode() + b"\n")
-	time.sleep(0.5)
-	s.close()
+	reply = upto_prompt().decode(errors="replace")
+	if "rror" in reply or "nvalid" in reply:
+	    sys.exit(reply.strip())
 	EOF
 }
 
@@ -79,12 +96,17 @@ trace() {
 
 # blocks EXECLOG SYSTEM.MAP VMLINUX: "function blocks instructions entries"
 # for each function of SYSTEM.MAP that the blocks of EXECLOG start in
-# ('(user)' below the first symbol; entries: blocks at its address).  A block's instructions are estimated from
+# ('(user)' below the first symbol; a name that System.map has more than
+# once gets '@' and the address's last 8 digits; entries: blocks at the
+# function's address).  A block's instructions are estimated from
 # VMLINUX's disassembly: from its start to the first instruction that ends
 # a TCG block (a jump, call or return, a rep-prefixed string instruction,
 # one that changes interrupt or control state, I/O under -icount) or to
-# the end of its page.  Code patched at boot (alternatives, static keys)
-# is read as built.  Addresses are compared as 16-digit hex strings.
+# the end of its page.  Code patched at boot (alternatives, static keys,
+# stac/clac) is read as built, and QEMU may end a block earlier, before an
+# instruction that crosses a page: an estimate.  A block that starts
+# where the disassembly has no instruction (user space) counts no
+# instructions.  Addresses are compared as 16-digit hex strings.
 blocks() {
 	{
 		sed -nE 's/^(Trace|Chain) [0-9]+: 0x[0-9a-f]+ \[[0-9a-f]+\/([0-9a-f]{16})\/.*/\2/p' "$1" |
@@ -104,10 +126,12 @@ blocks() {
 			pg = substr($1, 1, 13)
 			run = ($3 || pg != lastpg) ? 1 : run + 1
 			lastpg = pg
+			last = $1
 			next
 		}
-		{ print $1, "P", $3, run ? run : 1 }' |
-		cat - <(awk '$2 ~ /^[tTwW]$/ { print $1, "S", $3 }' "$2") |
+		{ print $1, "P", $3, $1 == last ? run : 0 }' |
+		cat - <(awk 'NR == FNR { n[$3]++; next }
+			$2 ~ /^[tTwW]$/ { print $1, "S", (n[$3] > 1 ? $3 "@" substr($1, 9) : $3) }' "$2" "$2") |
 		LC_ALL=C sort -k1,1 -k2,2r | awk '
 		$2 == "S" { f = $3; fa = $1; next }
 		{ k = f == "" ? "(user)" : f; b[k] += $3; i[k] += $3 * $4; if ($1 == fa) e[k] += $3 }
@@ -116,7 +140,7 @@ blocks() {
 
 csv=$out/icount.csv tcsv=$out/tbtrace.csv
 echo "kernel,boot,call,instructions" >"$csv"
-[ -z "$trace" ] || echo "kernel,boot,function,blocks_per_call,insns_per_call" >"$tcsv"
+[ -z "$trace" ] || echo "kernel,boot,calls,function,blocks_per_call,insns_per_call" >"$tcsv"
 closes=1
 [ "$calls" != pipe2 ] || closes=2
 for b in $(seq "$boots"); do
@@ -124,10 +148,18 @@ for b in $(seq "$boots"); do
 		name=icount-$side-$b img=$WORK/ab/bench.$side
 		qemu_args="-icount shift=0"
 		if [ -n "$trace" ]; then
-			sock=$out/$name.monitor
-			rm -f "$out/$name.log" "$out/$name.exec" "$sock"
-			qemu_args+=" -d nochain -D $out/$name.exec -monitor unix:$sock,server=on,wait=off"
-			trace "$out/$name.log" "$sock" &
+			for f in "$img.map" "$img.vmlinux"; do
+				[ -s "$f" ] || die "TRACE: no ${f#"$TOP"/} (System.map and vmlinux of the build)"
+			done
+			# QEMU_ARGS is split on spaces: the log and the
+			# monitor socket go to a short path of their own.
+			tmp=$(mktemp -d /tmp/hazptr-trace.XXXXXX)
+			rm -f "$out/$name.log"
+			qemu_args+=" -d nochain -D $tmp/exec -monitor unix:$tmp/monitor,server=on,wait=off"
+			trace "$out/$name.log" "$tmp/monitor" &
+			# A boot that fails must not leave the trace or its
+			# log (about 45 MB a second) behind.
+			trap 'kill $! 2>/dev/null; rm -rf "$tmp"' EXIT
 		fi
 		log=$(QEMU_ARGS=$qemu_args ab_boot "$name" "$img" 1 \
 			kunit.enable=0 hazptr_job=fdinstall hazptr_fdinstall="$fdinstall${calls:+,$calls}")
@@ -135,13 +167,15 @@ for b in $(seq "$boots"); do
 		note "$side boot $b: $(grep -c "^$side,$b," "$csv") calls"
 		if [ -n "$trace" ]; then
 			wait $! || die "trace of $name failed"
-			blocks "$out/$name.exec" "$img.map" "$img.vmlinux" >"$out/$name.blocks"
-			rm -f "$out/$name.exec" "$sock"
-			awk -v pre="$side,$b" -v closes="$closes" '
+			blocks "$tmp/exec" "$img.map" "$img.vmlinux" >"$out/$name.blocks"
+			rm -rf "$tmp"
+			trap - EXIT
+			awk -v side="$side" -v b="$b" -v closes="$closes" '
 				{ n[$1] = $2; i[$1] = $3; e[$1] = $4; allb += $2; alli += $3 }
 				END {
 					c = e["__x64_sys_close"] / closes
 					if (c < 1) { print "no call traced" > "/dev/stderr"; exit 1 }
+					pre = side "," b "," c
 					for (f in n) printf "%s,%s,%.3f,%.2f\n", pre, f, n[f] / c, i[f] / c
 					printf "%s,(all),%.3f,%.2f\n", pre, allb / c, alli / c
 				}' "$out/$name.blocks" >>"$tcsv" || die "$name: no close() in the trace"
@@ -169,10 +203,10 @@ echo "(csv and logs: ${out#"$TOP"/}/)"
 echo
 echo "Where the instructions of a $calls + close go, by function: translated"
 echo "blocks run per call, and their instructions estimated from the"
-echo "disassembly ((all): every function; median over $boots boots of each"
+echo "disassembly ((all): every function; $(awk -F, 'NR > 1 && $4 == "(all)" { printf "%s%s %s", s, $1, $3; s = ", " }' "$tcsv") calls traced; median over $boots boots of each"
 echo "side; functions whose medians differ by 0.5 instructions or more):"
 awk -F, "$AWK_MED"'
-	NR > 1 { k = $1 SUBSEP $3; n[k]++; B[k, n[k]] = $4; I[k, n[k]] = $5; fn[$3] = 1; boot[$1, $2] = 1 }
+	NR > 1 { k = $1 SUBSEP $4; n[k]++; B[k, n[k]] = $5; I[k, n[k]] = $6; fn[$4] = 1; boot[$1, $2] = 1 }
 	# A function that a boot did not run counts 0 there.
 	function m(side, f, A,   i, k, a, nb, bb) {
 		k = side SUBSEP f
