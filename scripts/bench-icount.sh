@@ -4,11 +4,13 @@
 # what the fs patch adds to every open, pipe, socket and dup of a threaded
 # program, counted, where TCG's timing cannot price it.
 #
-#   bench-icount.sh      BOOTS=2 FDINSTALL=1,3 CALLS= TRACE=
+#   bench-icount.sh      BOOTS=2 FDINSTALL=1,3 CALLS= TRACE= SIDES="base users"
 #
 # Builds the 'bench' kernel as bench-users.sh does ('base': the series
-# without patches/users/, 'users': the whole series), then boots each BOOTS
-# times, interleaved, on one vCPU with QEMU's '-icount shift=0': the guest's
+# without patches/users/, 'users': the whole series; 'control' in SIDES:
+# the whole series + configs/ab/fs-control.patch, whose installs never take
+# the shared-table path, so that what it adds to the base is not the fs
+# patch's), then boots each BOOTS times, interleaved, on one vCPU with QEMU's '-icount shift=0': the guest's
 # clock then advances one nanosecond per instruction executed, so
 # guest/fdinstall.c's "ns per call + close" is the number of instructions a
 # call and its close() execute (timer interrupts included, amortized).  The
@@ -22,7 +24,8 @@
 # translated block it runs for SECONDS of host time (-d exec with nochain,
 # switched on and off through a monitor socket), each block is counted
 # against the function of the image's System.map it starts in (static
-# functions of one name told apart by address), and its instructions are
+# functions of one name told apart by their order in it: name#2 is the
+# second by address), and its instructions are
 # estimated from the disassembly (see blocks()), per call: per entry of
 # __x64_sys_close, two per pipe2.  The window is a few ms of guest time
 # (some hundred calls): work done in the call is counted exactly, work
@@ -30,7 +33,8 @@
 # far as the window samples it.
 #
 # Writes results/bench/icount.csv (kernel,boot,call,instructions) and prints
-# per call the median of each side, the difference and the ratio; with
+# per call the median of each side, its difference from the base and the
+# ratio; with
 # TRACE, also results/bench/tbtrace.csv
 # (kernel,boot,calls,function,blocks_per_call,insns_per_call) and the
 # functions whose median instructions per call differ between the sides.
@@ -39,7 +43,14 @@ set -euo pipefail
 . "$(dirname "$0")/pipeline.sh"
 
 boots=${BOOTS:-2} fdinstall=${FDINSTALL:-1,3} calls=${CALLS:-} trace=${TRACE:-}
+sides=${SIDES:-base users}
 is_uint "$boots" BOOTS
+[ "$(printf '%s\n' $sides | head -1)" = base ] || die "SIDES must start with base, not '$sides'"
+[ "$(printf '%s\n' $sides | sort | uniq -d)" = "" ] || die "SIDES lists a side twice: '$sides'"
+for s in $sides; do
+	case $s in base | users | control) ;; *) die "unknown side '$s' in SIDES (known: base users control)" ;; esac
+done
+[ -f "$CONFIGS/ab/fs-control.patch" ] || die "missing configs/ab/fs-control.patch"
 [[ $fdinstall =~ ^[1-9][0-9]*,[1-9][0-9]*$ ]] || die "FDINSTALL must be SECONDS,RUNS, not '$fdinstall'"
 [[ $calls =~ ^([a-z0-9]+(,[a-z0-9]+)*)?$ ]] || die "CALLS must be a comma-separated list of calls, not '$calls'"
 if [ -n "$trace" ]; then
@@ -49,15 +60,19 @@ if [ -n "$trace" ]; then
 		die "TRACE=$trace needs FDINSTALL to run the call for $((trace + 2)) s or more, not '$fdinstall'"
 fi
 [ -d "$TREE/.git" ] || die "no kernel tree at $TREE (run 'make prepare')"
-base_rev=$(ab_base_rev)
+base_rev=$(ab_base_rev) users_rev=$(git -C "$TREE" rev-parse HEAD)
 
 out=$RESULTS/bench
 mkdir -p "$out"
-# TRACE reads each side's vmlinux: keep it beside the image.
-ab_build bench users "$(git -C "$TREE" rev-parse HEAD)" >/dev/null
-[ -z "$trace" ] || cp "$WORK/ab/build/bench/vmlinux" "$WORK/ab/bench.users.vmlinux"
-ab_build bench base "$base_rev" >/dev/null
-[ -z "$trace" ] || cp "$WORK/ab/build/bench/vmlinux" "$WORK/ab/bench.base.vmlinux"
+for side in $sides; do
+	case $side in
+	base) ab_build bench base "$base_rev" ;;
+	users) ab_build bench users "$users_rev" ;;
+	control) ab_build bench control "$users_rev" "$CONFIGS/ab/fs-control.patch" ;;
+	esac >/dev/null
+	# TRACE reads each side's vmlinux: keep it beside the image.
+	[ -z "$trace" ] || cp "$WORK/ab/build/bench/vmlinux" "$WORK/ab/bench.$side.vmlinux"
+done
 "$TOP/scripts/initramfs.sh"
 
 # monitor SOCKET COMMAND: one command to a QEMU monitor (HMP) socket; fails
@@ -97,7 +112,8 @@ trace() {
 # blocks EXECLOG SYSTEM.MAP VMLINUX: "function blocks instructions entries"
 # for each function of SYSTEM.MAP that the blocks of EXECLOG start in
 # ('(user)' below the first symbol; a name that System.map has more than
-# once gets '@' and the address's last 8 digits; entries: blocks at the
+# once gets '#' and its place among them by address, which two builds
+# of the series share while their addresses differ; entries: blocks at the
 # function's address).  A block's instructions are estimated from
 # VMLINUX's disassembly: from its start to the first instruction that ends
 # a TCG block (a jump, call or return, a rep-prefixed string instruction,
@@ -130,8 +146,8 @@ blocks() {
 			next
 		}
 		{ print $1, "P", $3, $1 == last ? run : 0 }' |
-		cat - <(awk 'NR == FNR { n[$3]++; next }
-			$2 ~ /^[tTwW]$/ { print $1, "S", (n[$3] > 1 ? $3 "@" substr($1, 9) : $3) }' "$2" "$2") |
+		cat - <(awk 'NR == FNR { if ($2 ~ /^[tTwW]$/) n[$3]++; next }
+			$2 ~ /^[tTwW]$/ { print $1, "S", (n[$3] > 1 ? $3 "#" ++k[$3] : $3) }' "$2" "$2") |
 		LC_ALL=C sort -k1,1 -k2,2r | awk '
 		$2 == "S" { f = $3; fa = $1; next }
 		{ k = f == "" ? "(user)" : f; b[k] += $3; i[k] += $3 * $4; if ($1 == fa) e[k] += $3 }
@@ -144,7 +160,7 @@ echo "kernel,boot,call,instructions" >"$csv"
 closes=1
 [ "$calls" != pipe2 ] || closes=2
 for b in $(seq "$boots"); do
-	for side in base users; do
+	for side in $sides; do
 		name=icount-$side-$b img=$WORK/ab/bench.$side
 		qemu_args="-icount shift=0"
 		if [ -n "$trace" ]; then
@@ -187,39 +203,53 @@ done
 echo
 echo "Instructions per call + close into a table shared with an idle thread"
 echo "(QEMU -icount shift=0, 1 vCPU; median over $boots boots of each side):"
-awk -F, "$AWK_MED"'
+awk -F, -v sides="$sides" "$AWK_MED"'
 	NR > 1 { n[$1, $3]++; v[$1, $3, n[$1, $3]] = $4; calls[$3] = 1 }
+	function m(side, c,   i, a) {
+		for (i = 1; i <= n[side, c]; i++) a[i] = v[side, c, i]
+		return med(a, n[side, c])
+	}
 	END {
-		printf "%-8s %10s %10s %8s %8s\n", "call", "base", "users", "added", "ratio"
-		for (c in calls) {
-			for (i = 1; i <= n["base", c]; i++) B[i] = v["base", c, i]
-			for (i = 1; i <= n["users", c]; i++) U[i] = v["users", c, i]
-			b = med(B, n["base", c]); u = med(U, n["users", c])
-			printf "%-8s %10.1f %10.1f %8.1f %7.4fx\n", c, b, u, u - b, u / b
-		}
+		ns = split(sides, side, " ")
+		printf "%-8s %-8s %10s %10s %8s %8s\n", "call", "side", "base", "side", "added", "ratio"
+		for (c in calls)
+			for (s = 2; s <= ns; s++) {
+				b = m("base", c); u = m(side[s], c)
+				printf "%-8s %-8s %10.1f %10.1f %8.1f %7.4fx\n", c, side[s], b, u, u - b, u / b
+			}
 	}' "$csv" | { read -r h; echo "$h"; sort; }
 echo "(csv and logs: ${out#"$TOP"/}/)"
 [ -n "$trace" ] || exit 0
 echo
-echo "Where the instructions of a $calls + close go, by function: translated"
-echo "blocks run per call, and their instructions estimated from the"
-echo "disassembly ((all): every function; $(awk -F, 'NR > 1 && $4 == "(all)" { printf "%s%s %s", s, $1, $3; s = ", " }' "$tcsv") calls traced; median over $boots boots of each"
-echo "side; functions whose medians differ by 0.5 instructions or more):"
-awk -F, "$AWK_MED"'
-	NR > 1 { k = $1 SUBSEP $4; n[k]++; B[k, n[k]] = $5; I[k, n[k]] = $6; fn[$4] = 1; boot[$1, $2] = 1 }
+echo "Where the instructions of a $calls + close go, by function: their"
+echo "instructions per call estimated from the translated blocks run and the"
+echo "disassembly ((all): every function; calls traced: $(awk -F, 'NR > 1 && $4 == "(all)" { printf "%s%s %s", s, $1, $3; s = ", " }' "$tcsv");"
+echo "median over $boots boots of each side; functions whose medians differ"
+echo "from the base's by 0.5 instructions or more on some side):"
+awk -F, -v sides="$sides" "$AWK_MED"'
+	NR > 1 { k = $1 SUBSEP $4; n[k]++; I[k, n[k]] = $6; fn[$4] = 1; nb[$1] += $4 == "(all)" }
 	# A function that a boot did not run counts 0 there.
-	function m(side, f, A,   i, k, a, nb, bb) {
+	function m(side, f,   i, k, a) {
 		k = side SUBSEP f
-		for (bb in boot) if (index(bb, side SUBSEP) == 1) nb++
-		for (i = 1; i <= nb; i++) a[i] = i <= n[k] ? A[k, i] : 0
-		return nb ? med(a, nb) : 0
+		for (i = 1; i <= nb[side]; i++) a[i] = i <= n[k] ? I[k, i] : 0
+		return nb[side] ? med(a, nb[side]) : 0
 	}
 	END {
+		ns = split(sides, side, " ")
+		printf "%-40s", "function"
+		for (s = 1; s <= ns; s++) printf " %9s", side[s]
+		for (s = 2; s <= ns; s++) printf " %9s", "+" side[s]
+		printf "\n"
 		for (f in fn) {
-			bi = m("base", f, I); ui = m("users", f, I)
-			if (ui - bi >= 0.5 || bi - ui >= 0.5 || f == "(all)")
-				printf "%-36s %8.2f %8.2f %9.1f %9.1f %+8.1f\n", f, m("base", f, B), m("users", f, B), bi, ui, ui - bi
+			show = f == "(all)"
+			for (s = 1; s <= ns; s++) v[s] = m(side[s], f)
+			for (s = 2; s <= ns; s++) if (v[s] - v[1] >= 0.5 || v[1] - v[s] >= 0.5) show = 1
+			if (!show)
+				continue
+			printf "%-40s", f
+			for (s = 1; s <= ns; s++) printf " %9.1f", v[s]
+			for (s = 2; s <= ns; s++) printf " %+9.1f", v[s] - v[1]
+			printf "\n"
 		}
-	}' "$tcsv" | sort -k6,6gr |
-	{ printf "%-36s %8s %8s %9s %9s %8s\n" function "blocks" "" "insns" "" ""; printf "%-36s %8s %8s %9s %9s %8s\n" "" base users base users added; cat; }
+	}' "$tcsv" | { read -r h; echo "$h"; c=$(( $(wc -w <<<"$sides") + 2 )); sort -k"$c,$c"gr; }
 echo "(csv: ${tcsv#"$TOP"/})"
