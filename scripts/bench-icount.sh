@@ -5,12 +5,14 @@
 # program, counted, where TCG's timing cannot price it.
 #
 #   bench-icount.sh      BOOTS=2 FDINSTALL=1,3 CALLS= TRACE= SIDES="base users"
+#                        KERNEL=bench
 #
 # Builds the 'bench' kernel as bench-users.sh does ('base': the series
 # without patches/users/, 'users': the whole series; 'control' in SIDES:
 # the whole series + configs/ab/fs-control.patch, whose installs never take
 # the shared-table path, so that what it adds to the base is not the fs
-# patch's), then boots each BOOTS times, interleaved, on one vCPU with QEMU's '-icount shift=0': the guest's
+# patch's; KERNEL=bench-slub: the same with SLUB in place of SLUB_TINY),
+# then boots each BOOTS times, interleaved, on one vCPU with QEMU's '-icount shift=0': the guest's
 # clock then advances one nanosecond per instruction executed, so
 # guest/fdinstall.c's "ns per call + close" is the number of instructions a
 # call and its close() execute (timer interrupts included, amortized).  The
@@ -36,14 +38,17 @@
 # per call the median of each side, its difference from the base and the
 # ratio; with
 # TRACE, also results/bench/tbtrace.csv
-# (kernel,boot,calls,function,blocks_per_call,insns_per_call) and the
+# (kernel,boot,calls,function,blocks_per_call,insns_per_call,entries:
+# the blocks run at the function's address in the window, its calls
+# unless it loops to its start) and the
 # functions whose median instructions per call differ between the sides.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/pipeline.sh"
 
 boots=${BOOTS:-2} fdinstall=${FDINSTALL:-1,3} calls=${CALLS:-} trace=${TRACE:-}
-sides=${SIDES:-base users}
+sides=${SIDES:-base users} kernel=${KERNEL:-bench}
+check_kernel "$kernel"
 is_uint "$boots" BOOTS
 [ "$(printf '%s\n' $sides | head -1)" = base ] || die "SIDES must start with base, not '$sides'"
 [ "$(printf '%s\n' $sides | sort | uniq -d)" = "" ] || die "SIDES lists a side twice: '$sides'"
@@ -66,12 +71,12 @@ out=$RESULTS/bench
 mkdir -p "$out"
 for side in $sides; do
 	case $side in
-	base) ab_build bench base "$base_rev" ;;
-	users) ab_build bench users "$users_rev" ;;
-	control) ab_build bench control "$users_rev" "$CONFIGS/ab/fs-control.patch" ;;
+	base) ab_build "$kernel" base "$base_rev" ;;
+	users) ab_build "$kernel" users "$users_rev" ;;
+	control) ab_build "$kernel" control "$users_rev" "$CONFIGS/ab/fs-control.patch" ;;
 	esac >/dev/null
 	# TRACE reads each side's vmlinux: keep it beside the image.
-	[ -z "$trace" ] || cp "$WORK/ab/build/bench/vmlinux" "$WORK/ab/bench.$side.vmlinux"
+	[ -z "$trace" ] || cp "$WORK/ab/build/$kernel/vmlinux" "$WORK/ab/$kernel.$side.vmlinux"
 done
 "$TOP/scripts/initramfs.sh"
 
@@ -156,12 +161,12 @@ blocks() {
 
 csv=$out/icount.csv tcsv=$out/tbtrace.csv
 echo "kernel,boot,call,instructions" >"$csv"
-[ -z "$trace" ] || echo "kernel,boot,calls,function,blocks_per_call,insns_per_call" >"$tcsv"
+[ -z "$trace" ] || echo "kernel,boot,calls,function,blocks_per_call,insns_per_call,entries" >"$tcsv"
 closes=1
 [ "$calls" != pipe2 ] || closes=2
 for b in $(seq "$boots"); do
 	for side in $sides; do
-		name=icount-$side-$b img=$WORK/ab/bench.$side
+		name=icount-$side-$b img=$WORK/ab/$kernel.$side
 		qemu_args="-icount shift=0"
 		if [ -n "$trace" ]; then
 			for f in "$img.map" "$img.vmlinux"; do
@@ -192,8 +197,8 @@ for b in $(seq "$boots"); do
 					c = e["__x64_sys_close"] / closes
 					if (c < 1) { print "no call traced" > "/dev/stderr"; exit 1 }
 					pre = side "," b "," c
-					for (f in n) printf "%s,%s,%.3f,%.2f\n", pre, f, n[f] / c, i[f] / c
-					printf "%s,(all),%.3f,%.2f\n", pre, allb / c, alli / c
+					for (f in n) printf "%s,%s,%.3f,%.2f,%d\n", pre, f, n[f] / c, i[f] / c, e[f]
+					printf "%s,(all),%.3f,%.2f,\n", pre, allb / c, alli / c
 				}' "$out/$name.blocks" >>"$tcsv" || die "$name: no close() in the trace"
 			note "$side boot $b: $(awk '$1 == "__x64_sys_close" { print $4 }' "$out/$name.blocks") closes traced"
 		fi
