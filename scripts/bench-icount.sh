@@ -11,7 +11,8 @@
 # without patches/users/, 'users': the whole series; 'control' in SIDES:
 # the whole series + configs/ab/fs-control.patch, whose installs never take
 # the shared-table path, so that what it adds to the base is not the fs
-# patch's; KERNEL=bench-slub: the same with SLUB in place of SLUB_TINY),
+# patch's; 'control-pad': the control + configs/ab/fs-control-pad.patch,
+# as many instructions per install as the series; KERNEL=bench-slub: the same with SLUB in place of SLUB_TINY),
 # then boots each BOOTS times, interleaved, on one vCPU with QEMU's '-icount shift=0': the guest's
 # clock then advances one nanosecond per instruction executed, so
 # guest/fdinstall.c's "ns per call + close" is the number of instructions a
@@ -53,9 +54,11 @@ is_uint "$boots" BOOTS
 [ "$(printf '%s\n' $sides | head -1)" = base ] || die "SIDES must start with base, not '$sides'"
 [ "$(printf '%s\n' $sides | sort | uniq -d)" = "" ] || die "SIDES lists a side twice: '$sides'"
 for s in $sides; do
-	case $s in base | users | control) ;; *) die "unknown side '$s' in SIDES (known: base users control)" ;; esac
+	case $s in base | users | control | control-pad) ;; *) die "unknown side '$s' in SIDES (known: base users control control-pad)" ;; esac
 done
-[ -f "$CONFIGS/ab/fs-control.patch" ] || die "missing configs/ab/fs-control.patch"
+for f in fs-control fs-control-pad; do
+	[ -f "$CONFIGS/ab/$f.patch" ] || die "missing configs/ab/$f.patch"
+done
 [[ $fdinstall =~ ^[1-9][0-9]*,[1-9][0-9]*$ ]] || die "FDINSTALL must be SECONDS,RUNS, not '$fdinstall'"
 [[ $calls =~ ^([a-z0-9]+(,[a-z0-9]+)*)?$ ]] || die "CALLS must be a comma-separated list of calls, not '$calls'"
 if [ -n "$trace" ]; then
@@ -74,6 +77,8 @@ for side in $sides; do
 	base) ab_build "$kernel" base "$base_rev" ;;
 	users) ab_build "$kernel" users "$users_rev" ;;
 	control) ab_build "$kernel" control "$users_rev" "$CONFIGS/ab/fs-control.patch" ;;
+	control-pad) ab_build "$kernel" control-pad "$users_rev" "$CONFIGS/ab/fs-control.patch" \
+		"$CONFIGS/ab/fs-control-pad.patch" ;;
 	esac >/dev/null
 	# TRACE reads each side's vmlinux: keep it beside the image.
 	[ -z "$trace" ] || cp "$WORK/ab/build/$kernel/vmlinux" "$WORK/ab/$kernel.$side.vmlinux"
