@@ -27,6 +27,9 @@
 #   make bench-lockdep  lockdep_unregister_key(): tc qdisc replace and link
 #                    add+del on the debug kernel with synchronize_rcu(),
 #                    synchronize_rcu_expedited() and the hazard pointer
+#   make bench-uml   fd_install() + close_fd() timed natively in a kernel
+#                    thread: UML kernels (no emulator) of base, series and
+#                    control, interleaved runs (~10 min)
 #   make native      tools/testing/hazptr: the core built for the host CPU,
 #                    its bench (ns per operation, native) and a short stress
 #   make model       models/ checked with spin: the rule by which concurrent
@@ -89,7 +92,7 @@ TORTURE_PARAMS = hazptrtorture.torture_type=$(TORTURE_TYPE)
 USERS_PARAMS = hazptr_job=stress,fdexpand hazptr_fdexpand=13 \
 	hazptr_stress=--tun,$(SMP),--close,$(SMP),--dup,$(SMP),-t,15s,--metrics-brief
 
-.PHONY: all deps prepare kernel initramfs boot test soak check-series series mutate kcsan native model bench bench-refscale bench-users bench-fdexpand bench-icount bench-fdinstall bench-lockdep bench-retire bench-sync bench-switch clean distclean
+.PHONY: all deps prepare kernel initramfs boot test soak check-series series mutate kcsan native model bench bench-refscale bench-users bench-fdexpand bench-icount bench-uml bench-fdinstall bench-lockdep bench-retire bench-sync bench-switch clean distclean
 
 all: prepare
 	@mkdir -p results
@@ -149,6 +152,10 @@ bench-fdexpand: prepare
 # Instructions per fd-installing call, base vs series (QEMU -icount).
 bench-icount: prepare
 	scripts/bench-icount.sh
+
+# fd_install() timed on the host CPU: UML kernels of base, series, control.
+bench-uml: prepare
+	scripts/bench-uml.sh
 
 # fd_install() timed: base, series, and the series with the path unused.
 bench-fdinstall: prepare

@@ -59,19 +59,11 @@ sides=${SIDES:-base users} profile=${PROFILE:-} reuse=${REUSE:-}
 case $reuse in ""|1) ;; *) die "REUSE must be 1 or empty, not '$reuse'" ;; esac
 is_uint "$pairs" PAIRS
 for c in $cpus; do is_uint "$c" CPUS; done
-[ -n "${pads// /}" ] || die "PADS must list at least one byte count"
-for n in $pads; do
-	[[ $n =~ ^(0|[1-9][0-9]{0,4})$ ]] || die "PADS must list byte counts from 0 to 99999, not '$n'"
-done
-[ "$(printf '%s\n' $pads | sort | uniq -d)" = "" ] || die "PADS lists a byte count twice: '$pads'"
-[ "$(printf '%s\n' $sides | sort | uniq -d)" = "" ] || die "SIDES lists a side twice: '$sides'"
+check_pads "$pads"
 [[ $fdinstall =~ ^[1-9][0-9]*,[1-9][0-9]*$ ]] || die "FDINSTALL must be SECONDS,RUNS, not '$fdinstall'"
 [[ -z $calls || $calls =~ ^(pipe2|open|dup|socket)(,(pipe2|open|dup|socket))*$ ]] ||
 	die "CALLS must be a comma-separated list of pipe2, open, dup, socket, not '$calls'"
-[[ " $sides " == *" base "* ]] || die "SIDES must include base, not '$sides'"
-for s in $sides; do
-	case $s in base | users | control) ;; *) die "unknown side '$s' in SIDES (known: base users control)" ;; esac
-done
+check_sides "$sides" base users control
 if [ -n "$profile" ]; then
 	is_uint "$profile" PROFILE
 	[[ $calls =~ ^[a-z0-9]+$ ]] || die "PROFILE needs one call in CALLS, not '$calls'"
@@ -88,28 +80,6 @@ users_rev=$(git -C "$TREE" rev-parse HEAD)
 
 out=$RESULTS/bench
 mkdir -p "$out"
-
-# pad_patch N: a patch that adds an N-byte function, never called, above
-# every definition in fs/file.c's source (GCC decides where it goes in
-# fs/file.o); prints its path.
-pad_patch() {
-	local f=$WORK/ab/pad-$1.patch
-	cat >"$f" <<-PATCH
-	--- a/fs/file.c
-	+++ b/fs/file.c
-	@@ -27,2 +27,9 @@
-	 #include "internal.h"
-	+
-	+/* Code layout for scripts/bench-fdinstall.sh: never called. */
-	+void bench_layout_pad(void);
-	+void bench_layout_pad(void)
-	+{
-	+	asm volatile(".skip $1, 0x90");
-	+}
-	 
-	PATCH
-	echo "$f"
-}
 
 # profile LOG IMAGE DATA: once LOG shows the guest's userspace, sample the
 # QEMU that boots IMAGE for $profile seconds into DATA.
@@ -144,9 +114,6 @@ profile_row() {
 				100 * unnamed / all, 100 * (all - jit - look - unnamed) / all
 		}'
 }
-
-# side_name SIDE PAD: the side's name at layout PAD (image $WORK/ab/bench.NAME).
-side_name() { if [ "$2" = 0 ]; then echo "$1"; else echo "$1-pad$2"; fi; }
 
 for n in $pads; do
 	extra=()

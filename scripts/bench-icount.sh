@@ -51,11 +51,7 @@ boots=${BOOTS:-2} fdinstall=${FDINSTALL:-1,3} calls=${CALLS:-} trace=${TRACE:-}
 sides=${SIDES:-base users} kernel=${KERNEL:-bench}
 check_kernel "$kernel"
 is_uint "$boots" BOOTS
-[ "$(printf '%s\n' $sides | head -1)" = base ] || die "SIDES must start with base, not '$sides'"
-[ "$(printf '%s\n' $sides | sort | uniq -d)" = "" ] || die "SIDES lists a side twice: '$sides'"
-for s in $sides; do
-	case $s in base | users | control | control-pad) ;; *) die "unknown side '$s' in SIDES (known: base users control control-pad)" ;; esac
-done
+check_sides "$sides" base users control control-pad
 for f in fs-control fs-control-pad; do
 	[ -f "$CONFIGS/ab/$f.patch" ] || die "missing configs/ab/$f.patch"
 done

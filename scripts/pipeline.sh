@@ -65,29 +65,89 @@ config_stamp() {
 # $WORK/ab/linux (a git worktree of $TREE, built in $WORK/ab/build, laid out
 # like $WORK so that ccache hits what the main tree compiled).
 #
-# ab_build KERNEL SIDE REV [PATCH...]: build kernel KERNEL at revision REV
-# there, with each PATCH (a file for git apply) applied on top in turn, copy
-# the image to $WORK/ab/KERNEL.SIDE (the path is printed) and its System.map
-# to $WORK/ab/KERNEL.SIDE.map.
-ab_build() {
-	local k=$1 side=$2 rev=$3 ab=$WORK/ab/linux img patch names=
-	shift 3
+# ab_checkout REV [PATCH...]: check out revision REV in the A/B work tree
+# $WORK/ab/linux, discarding whatever was left there, and apply each PATCH (a
+# file for git apply) on top in turn; prints "+ PATCH" for each.
+ab_checkout() {
+	local rev=$1 ab=$WORK/ab/linux patch
+	shift
 	mkdir -p "$WORK/ab"
 	[ -e "$ab/.git" ] || git -C "$TREE" worktree add -q --detach "$ab" "$rev" ||
 		die "cannot create the work tree $ab"
 	# A scratch tree: whatever was left in it goes.
 	git -C "$ab" checkout -q -f --detach "$rev" || die "cannot check out $rev in $ab"
+	git -C "$ab" clean -q -f -d -x || die "cannot clean the work tree $ab"
 	for patch; do
 		git -C "$ab" apply "$patch" ||
 			die "${patch#"$TOP"/} no longer applies to $(git -C "$ab" log -1 --format='%h %s')"
-		names="$names + ${patch#"$TOP"/}"
+		printf ' + %s' "${patch#"$TOP"/}"
 	done
+}
+
+# ab_build KERNEL SIDE REV [PATCH...]: build kernel KERNEL at revision REV
+# there, with each PATCH applied on top (ab_checkout), copy
+# the image to $WORK/ab/KERNEL.SIDE (the path is printed) and its System.map
+# to $WORK/ab/KERNEL.SIDE.map.
+ab_build() {
+	local k=$1 side=$2 rev=$3 ab=$WORK/ab/linux img names
+	shift 3
+	names=$(ab_checkout "$rev" "$@") || exit 1
 	img=$(TREE=$ab BUILD=$WORK/ab/build "$TOP/scripts/build.sh" "$k") ||
 		die "the $side side of kernel '$k' did not build"
 	cp "$img" "$WORK/ab/$k.$side"
 	cp "$WORK/ab/build/$k/System.map" "$WORK/ab/$k.$side.map" 2>/dev/null || true
 	note "$k.$side: $(git -C "$ab" log -1 --format='%h %s')$names"
 	echo "$WORK/ab/$k.$side"
+}
+
+# pad_patch N: a patch that adds an N-byte function, never called, above
+# every definition in fs/file.c's source (GCC decides where it goes in
+# fs/file.o), to move code for the layout sweeps of bench-fdinstall.sh and
+# bench-uml.sh; writes it to $WORK/ab/pad-N.patch and prints its path.
+pad_patch() {
+	local f=$WORK/ab/pad-$1.patch
+	mkdir -p "$WORK/ab"
+	cat >"$f" <<-PATCH
+	--- a/fs/file.c
+	+++ b/fs/file.c
+	@@ -27,2 +27,9 @@
+	 #include "internal.h"
+	+
+	+/* Code layout for the bench scripts: never called. */
+	+void bench_layout_pad(void);
+	+void bench_layout_pad(void)
+	+{
+	+	asm volatile(".skip $1, 0x90");
+	+}
+	 
+	PATCH
+	echo "$f"
+}
+
+# side_name SIDE PAD: a side's name at layout PAD (pad_patch), which names
+# its image: SIDE itself at 0, else SIDE-padPAD.
+side_name() { if [ "$2" = 0 ]; then echo "$1"; else echo "$1-pad$2"; fi; }
+
+# check_pads PADS: die unless PADS lists distinct byte counts, 0 to 99999.
+check_pads() {
+	local n
+	[ -n "${1// /}" ] || die "PADS must list at least one byte count"
+	for n in $1; do
+		[[ $n =~ ^(0|[1-9][0-9]{0,4})$ ]] || die "PADS must list byte counts from 0 to 99999, not '$n'"
+	done
+	[ "$(printf '%s\n' $1 | sort | uniq -d)" = "" ] || die "PADS lists a byte count twice: '$1'"
+}
+
+# check_sides SIDES KNOWN...: die unless SIDES starts with base, the side
+# the others are compared with, and lists only sides of KNOWN, each once.
+check_sides() {
+	local sides=$1 s
+	shift
+	[ "$(printf '%s\n' $sides | head -1)" = base ] || die "SIDES must start with base, not '$sides'"
+	[ "$(printf '%s\n' $sides | sort | uniq -d)" = "" ] || die "SIDES lists a side twice: '$sides'"
+	for s in $sides; do
+		[[ " $* " == *" $s "* ]] || die "unknown side '$s' in SIDES (known: $*)"
+	done
 }
 
 # ab_base_rev: the commit of $TREE that ends patches/core/ and
