@@ -29,7 +29,7 @@
 #                    synchronize_rcu_expedited() and the hazard pointer
 #   make bench-uml   fd_install() + close_fd() timed natively in a kernel
 #                    thread: UML kernels (no emulator) of base, series and
-#                    control, interleaved runs (~10 min)
+#                    control at 12 code layouts, interleaved (~25 min)
 #   make native      tools/testing/hazptr: the core built for the host CPU,
 #                    its bench (ns per operation, native) and a short stress
 #   make model       models/ checked with spin: the rule by which concurrent

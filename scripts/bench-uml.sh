@@ -17,7 +17,8 @@
 # get_unused_fd_flags() + fd_install() + close_fd() into its table, shared
 # with every kernel thread, REPS rounds of ITERS, then unshares the table
 # and does it again, and the kernel powers off.  Each round runs every
-# side at every layout once, in turn, pinned to host CPU HOSTCPU.
+# side at every layout once, pinned to host CPU HOSTCPU, the sides in an
+# order rotated from round to round.
 #
 # PADS lists code layouts, as for bench-fdinstall.sh: for each N other
 # than 0 every side is also built with an N-byte function, never called,
@@ -27,15 +28,18 @@
 # aliasing), so one layout alone cannot tell the patch from its layout.
 #
 # UML is uniprocessor in 6.12: LOCK prefixes and smp_mb() compile away
-# there, so it prices no locked instruction; the fs patch's install path
-# has none (its claim is a load, a test and two stores), but a side that
-# adds one is timed too cheaply here.
+# there, spinlocks become preemption toggles, per-CPU data has absolute
+# addresses; so the loop around the install is cheaper than on SMP x86,
+# and a side that adds a locked instruction is timed too cheaply.  The fs
+# patch's claim has none (a load, a test and two stores).
 #
 # Writes results/bench/uml.csv (kernel,pad,round,table,median_ns,min_ns)
-# and prints, per table and layout, the base's median over rounds of its
+# and results/bench/uml-host.txt (CPU model, kernel, date, load) and prints, per table and layout, the base's median over rounds of its
 # median ns per install + close and each other side's median per-round
 # ratio to it; then, over all layouts, the median of the per-round ratios
-# with the lowest and highest layout's median.
+# with the lowest and highest layout's median; then, per side, the median
+# of shared - unshared within each run, which cancels what differs from
+# one run to the next.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/pipeline.sh"
@@ -45,6 +49,7 @@ sides=${SIDES:-base users control} hostcpu=${HOSTCPU:-1}
 pads=${PADS:-0 336 688 1056 1440 1968 2224 2608 3152 3424 3776 4048}
 is_uint "$rounds" ROUNDS
 is_uint "$iters" ITERS
+[ "$iters" -le 100000000 ] || die "ITERS must be 100000000 or less, not '$iters'"
 is_uint "$reps" REPS
 [ "$reps" -le 101 ] || die "REPS must be 101 or less, not '$reps'"
 check_pads "$pads"
@@ -78,9 +83,14 @@ uml_build() {
 		tail -40 "$out/build.log" >&2
 		die "the UML kernel $name did not build (log: ${out#"$TOP"/}/build.log)"
 	fi
-	# Every =y of the fragment must have survived olddefconfig.
-	grep '^CONFIG_.*=y$' "$CONFIGS/uml.config" | while read -r l; do
-		grep -qx "$l" "$out/.config" || die "uml.config: $l did not survive olddefconfig"
+	# Every line of the fragment must have survived olddefconfig.
+	grep -E '^(CONFIG_.*=y|# CONFIG_.* is not set)$' "$CONFIGS/uml.config" | while read -r l; do
+		if [[ $l == "#"* ]]; then
+			l=${l#\# }; l=${l% is not set}
+			! grep -q "^$l=" "$out/.config" || die "uml.config: $l is set after olddefconfig"
+		else
+			grep -qx "$l" "$out/.config" || die "uml.config: $l did not survive olddefconfig"
+		fi
 	done
 	cp "$out/linux" "$WORK/ab/uml.$name"
 	note "uml.$name: $(git -C "$ab" log -1 --format='%h %s')$names ($(( $(date +%s) - start ))s)"
@@ -106,26 +116,39 @@ out=$RESULTS/bench
 mkdir -p "$out"
 csv=$out/uml.csv
 echo "kernel,pad,round,table,median_ns,min_ns" >"$csv"
-# UML keeps its memory in a file under TMPDIR: one for every run.
-tmp=$(mktemp -d)
+{
+	echo "host: $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1), $(nproc) CPUs, HOSTCPU=$hostcpu"
+	echo "kernel: $(uname -r); date: $(date -u '+%F %T UTC'); load at start: $(cut -d' ' -f1-3 /proc/loadavg)"
+	echo "ROUNDS=$rounds ITERS=$iters REPS=$reps SIDES=\"$sides\" PADS=\"$pads\""
+} >"$out/uml-host.txt"
+# UML keeps its memory in a file under TMPDIR: on tmpfs, so that no
+# writeback of an earlier run's pages lands in a timed one.
+tmp=$(mktemp -d -p /dev/shm) || die "cannot make a directory in /dev/shm (UML needs tmpfs there)"
 trap 'rm -rf "$tmp"' EXIT
+# A run of both tables takes about 2 x REPS x ITERS x 25 ns; allow 10x.
+limit=$(( 60 + reps * iters / 2000000 ))
+nsides=$(printf '%s\n' $sides | wc -l)
 for r in $(seq "$rounds"); do
+	# The sides in an order rotated by one each round.
+	order=$(printf '%s\n' $sides | awk -v k=$(( (r - 1) % nsides )) -v n="$nsides" \
+		'{ a[NR - 1] = $0 } END { for (i = 0; i < n; i++) print a[(i + k) % n] }')
 	for pad in $pads; do
-		for side in $sides; do
+		for side in $order; do
 			name=$(side_name "$side" "$pad")
 			log=$out/uml-$name-$r.log
 			rc=0
-			TMPDIR=$tmp timeout 300 taskset -c "$hostcpu" "$WORK/ab/uml.$name" mem=64M \
+			TMPDIR=$tmp timeout "$limit" taskset -c "$hostcpu" "$WORK/ab/uml.$name" mem=64M \
 				con=null con0=fd:0,fd:1 fdbench.iters="$iters" fdbench.reps="$reps" \
 				</dev/null >"$log" 2>&1 || rc=$?
+			rows=$(sed -n "s/^HAZPTR-UMLFD table=\([a-z]*\) count=[0-9]* iters=$iters reps=$reps median_ns=\([0-9.]*\) min_ns=\([0-9.]*\)\$/\1,\2,\3/p" "$log")
 			if [ "$rc" != 0 ] || ! grep -q '^HAZPTR-UMLFD done' "$log" ||
-			   grep -q '^HAZPTR-UMLFD .*error=' "$log"; then
+			   grep -q '^HAZPTR-UMLFD .*error=' "$log" ||
+			   [ "$(echo "$rows" | cut -d, -f1 | tr '\n' ' ')" != "shared unshared " ]; then
 				tail -20 "$log" >&2
-				[ "$rc" = 124 ] && die "uml.$name round $r hung (killed after 300 s; log: ${log#"$TOP"/})"
-				die "uml.$name round $r failed (exit $rc; log: ${log#"$TOP"/})"
+				[ "$rc" = 124 ] && die "uml.$name round $r hung (killed after $limit s; log: ${log#"$TOP"/})"
+				die "uml.$name round $r failed (exit $rc, or not one shared and one unshared result of ITERS=$iters REPS=$reps; log: ${log#"$TOP"/})"
 			fi
-			sed -n 's/^HAZPTR-UMLFD table=\([a-z]*\) .*median_ns=\([0-9.]*\) min_ns=\([0-9.]*\).*/\1 \2 \3/p' "$log" |
-				while read -r t med min; do echo "$side,$pad,$r,$t,$med,$min"; done >>"$csv"
+			echo "$rows" | sed "s/^/$side,$pad,$r,/" >>"$csv"
 		done
 	done
 	note "round $r of $rounds done"
@@ -177,4 +200,23 @@ awk -F, -v sides="$sides" -v pads="$pads" "$AWK_MED"'
 		}
 	}' "$csv"
 echo "(all: median of every round at every layout, then the lowest and highest"
-echo "layout median; csv and logs: ${out#"$TOP"/}/)"
+echo "layout median)"
+echo
+echo "shared - unshared within each run, ns (median over every round and layout;"
+echo "runs in which shared was slower):"
+awk -F, -v sides="$sides" "$AWK_MED"'
+	NR > 1 { v[$1, $2, $3, $4] = $5 }
+	END {
+		ns = split(sides, s, " ")
+		for (i = 1; i <= ns; i++) {
+			k = 0; up = 0; delete a
+			for (key in v) {
+				split(key, f, SUBSEP)
+				if (f[1] != s[i] || f[4] != "shared" || !((f[1], f[2], f[3], "unshared") in v)) continue
+				a[++k] = v[key] - v[f[1], f[2], f[3], "unshared"]
+				if (a[k] > 0) up++
+			}
+			printf "%-12s %+7.3f  %d of %d\n", s[i], med(a, k), up, k
+		}
+	}' "$csv"
+echo "(csv, host and logs: ${out#"$TOP"/}/)"
