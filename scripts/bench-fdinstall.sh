@@ -75,8 +75,7 @@ if [ -n "$profile" ]; then
 fi
 [ -d "$TREE/.git" ] || die "no kernel tree at $TREE (run 'make prepare')"
 [ -f "$CONFIGS/ab/fs-control.patch" ] || die "missing configs/ab/fs-control.patch"
-base_rev=$(ab_base_rev)
-users_rev=$(git -C "$TREE" rev-parse HEAD)
+ab_base_rev >/dev/null # dies now if $TREE lacks the series
 
 out=$RESULTS/bench
 mkdir -p "$out"
@@ -125,11 +124,9 @@ for n in $pads; do
 				die "REUSE=1: no image work/ab/bench.$name from an earlier run"
 			continue
 		fi
-		case $side in
-		control) ab_build bench "$name" "$users_rev" "$CONFIGS/ab/fs-control.patch" ${extra[@]+"${extra[@]}"} ;;
-		users) ab_build bench "$name" "$users_rev" ${extra[@]+"${extra[@]}"} ;;
-		base) ab_build bench "$name" "$base_rev" ${extra[@]+"${extra[@]}"} ;;
-		esac >/dev/null
+		args=$(side_args "$side") || exit 1
+		mapfile -t args <<<"$args"
+		ab_build bench "$name" "${args[@]}" ${extra[@]+"${extra[@]}"} >/dev/null
 	done
 done
 "$TOP/scripts/initramfs.sh"

@@ -64,18 +64,14 @@ if [ -n "$trace" ]; then
 		die "TRACE=$trace needs FDINSTALL to run the call for $((trace + 2)) s or more, not '$fdinstall'"
 fi
 [ -d "$TREE/.git" ] || die "no kernel tree at $TREE (run 'make prepare')"
-base_rev=$(ab_base_rev) users_rev=$(git -C "$TREE" rev-parse HEAD)
+ab_base_rev >/dev/null # dies now if $TREE lacks the series
 
 out=$RESULTS/bench
 mkdir -p "$out"
 for side in $sides; do
-	case $side in
-	base) ab_build "$kernel" base "$base_rev" ;;
-	users) ab_build "$kernel" users "$users_rev" ;;
-	control) ab_build "$kernel" control "$users_rev" "$CONFIGS/ab/fs-control.patch" ;;
-	control-pad) ab_build "$kernel" control-pad "$users_rev" "$CONFIGS/ab/fs-control.patch" \
-		"$CONFIGS/ab/fs-control-pad.patch" ;;
-	esac >/dev/null
+	args=$(side_args "$side") || exit 1
+	mapfile -t args <<<"$args"
+	ab_build "$kernel" "$side" "${args[@]}" >/dev/null
 	# TRACE reads each side's vmlinux: keep it beside the image.
 	[ -z "$trace" ] || cp "$WORK/ab/build/$kernel/vmlinux" "$WORK/ab/$kernel.$side.vmlinux"
 done

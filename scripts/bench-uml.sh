@@ -34,7 +34,8 @@
 # patch's claim has none (a load, a test and two stores).
 #
 # Writes results/bench/uml.csv (kernel,pad,round,table,median_ns,min_ns)
-# and results/bench/uml-host.txt (CPU model, kernel, date, load) and prints, per table and layout, the base's median over rounds of its
+# and results/bench/uml-host.txt (CPU model, kernel, date, load) and
+# prints, per table and layout, the base's median over rounds of its
 # median ns per install + close and each other side's median per-round
 # ratio to it; then, over all layouts, the median of the per-round ratios
 # with the lowest and highest layout's median; then, per side, the median
@@ -64,7 +65,7 @@ need taskset util-linux
 need ccache ccache
 need gcc build-essential
 [ -d "$TREE/.git" ] || die "no kernel tree at $TREE (run 'make prepare')"
-base_rev=$(ab_base_rev) users_rev=$(git -C "$TREE" rev-parse HEAD)
+ab_base_rev >/dev/null # dies now if $TREE lacks the series
 
 # uml_build NAME REV [PATCH...]: the UML kernel of REV + uml-fdbench +
 # PATCH..., built in $WORK/ab/build/uml and copied to $WORK/ab/uml.NAME.
@@ -101,14 +102,9 @@ for n in $pads; do
 	[ "$n" = 0 ] || extra=("$(pad_patch "$n")")
 	for side in $sides; do
 		name=$(side_name "$side" "$n")
-		case $side in
-		base) uml_build "$name" "$base_rev" ${extra[@]+"${extra[@]}"} ;;
-		users) uml_build "$name" "$users_rev" ${extra[@]+"${extra[@]}"} ;;
-		control) uml_build "$name" "$users_rev" "$CONFIGS/ab/fs-control.patch" \
-			${extra[@]+"${extra[@]}"} ;;
-		control-pad) uml_build "$name" "$users_rev" "$CONFIGS/ab/fs-control.patch" \
-			"$CONFIGS/ab/fs-control-pad.patch" ${extra[@]+"${extra[@]}"} ;;
-		esac
+		args=$(side_args "$side") || exit 1
+		mapfile -t args <<<"$args"
+		uml_build "$name" "${args[@]}" ${extra[@]+"${extra[@]}"}
 	done
 done
 
@@ -116,8 +112,9 @@ out=$RESULTS/bench
 mkdir -p "$out"
 csv=$out/uml.csv
 echo "kernel,pad,round,table,median_ns,min_ns" >"$csv"
+model=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1)
 {
-	echo "host: $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1), $(nproc) CPUs, HOSTCPU=$hostcpu"
+	echo "host: $model, $(nproc) CPUs, HOSTCPU=$hostcpu"
 	echo "kernel: $(uname -r); date: $(date -u '+%F %T UTC'); load at start: $(cut -d' ' -f1-3 /proc/loadavg)"
 	echo "ROUNDS=$rounds ITERS=$iters REPS=$reps SIDES=\"$sides\" PADS=\"$pads\""
 } >"$out/uml-host.txt"
@@ -156,7 +153,7 @@ done
 
 echo
 echo "ns per get_unused_fd_flags() + fd_install() + close_fd() in a kernel thread,"
-echo "UML on host CPU $hostcpu ($(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1)):"
+echo "UML on host CPU $hostcpu ($model):"
 echo "base: median over $rounds rounds of each run's median of $reps x $iters;"
 echo "others: median of the per-round ratios to the base at the same layout"
 awk -F, -v sides="$sides" -v pads="$pads" "$AWK_MED"'

@@ -128,6 +128,22 @@ pad_patch() {
 # its image: SIDE itself at 0, else SIDE-padPAD.
 side_name() { if [ "$2" = 0 ]; then echo "$1"; else echo "$1-pad$2"; fi; }
 
+# side_args SIDE: what side SIDE of an A/B benchmark builds, one per line:
+# the revision of $TREE (base: the series without patches/users/, the
+# others: HEAD), then the configs/ab/ patches applied on top of it
+# ('control': installs kept off the shared-table path; 'control-pad': the
+# same, padded to the series' instructions per install).
+side_args() {
+	case $1 in
+	base) ab_base_rev ;;
+	users) git -C "$TREE" rev-parse HEAD ;;
+	control) git -C "$TREE" rev-parse HEAD && echo "$CONFIGS/ab/fs-control.patch" ;;
+	control-pad) git -C "$TREE" rev-parse HEAD && echo "$CONFIGS/ab/fs-control.patch" &&
+		echo "$CONFIGS/ab/fs-control-pad.patch" ;;
+	*) die "unknown side '$1'" ;;
+	esac
+}
+
 # check_pads PADS: die unless PADS lists distinct byte counts, 0 to 99999.
 check_pads() {
 	local n
