@@ -10,6 +10,12 @@
 #   make test        the matrix of configs/tests.list (TESTS= for a subset)
 #   make soak        the same matrix with every torture boot DURATION seconds
 #                    long (default 600 for soak)
+#   make soak-next   the next entry of the matrix, in a fixed rotation, for
+#                    DURATION s (default 1800); appends a row to
+#                    docs/data/soak.tsv
+#   make test-next   patches/next/ (what waits for a user) on top of the
+#                    series, in work/next: configs/tests-next.list (two more
+#                    kernels; not part of make test)
 #   make deps        install the Debian packages (root)
 #   make kernel      build KERNEL            make initramfs  build the initramfs
 #   make boot        boot KERNEL with the TORTURE_TYPE test, check its log
@@ -31,11 +37,13 @@
 #                    thread: UML kernels (no emulator) of base, series and
 #                    control at 12 code layouts, interleaved (~25 min)
 #   make native      tools/testing/hazptr: the core built for the host CPU,
-#                    its bench (ns per operation, native) and a short stress
+#                    its bench (ns per operation) and gate storm beside the
+#                    core of COMPARE_REF (an older commit of this
+#                    repository), then the native tests
 #   make model       models/ checked with spin: the rule by which concurrent
-#                    asymmetric waiters share rounds of IPIs must hold, and
-#                    each of its mutants must be caught (part of make test)
-#   make bench-retire  hazptr_retire() under the hazptr-retire torture test:
+#                    asymmetric waiters share rounds of IPIs (patches/next/)
+#                    must hold, and each of its mutants must be caught
+#   make bench-retire  hazptr_retire() (patches/next/) under the hazptr-retire torture test:
 #                    objects freed per worker pass, backlog (~10 boots)
 #   make bench-sync  uncontended hazptr_synchronize() beside
 #                    synchronize_rcu_expedited() at 1, 2, 4, 8 vCPUs and
@@ -58,12 +66,13 @@
 #   make distclean   also remove the ccache and initramfs; the kernel tree
 #                    work/linux only with FORCE=1
 #
-# Variables: DURATION (60), TORTURE_TYPE (hazptr; hazptr-stack, hazptr-retire,
-# hazptr-asym, hazptr-asym-retire, hazptr-busted), KERNEL (preempt; see configs/kernels/), SMP
+# Variables: DURATION (60), TORTURE_TYPE (hazptr; hazptr-stack, hazptr-asym,
+# hazptr-mixed, hazptr-busted), KERNEL (preempt; see configs/kernels/), SMP
 # (2), ACCEL (tcg), TIMEOUT (seconds; default 2 x DURATION + 60), TESTS,
 # SKIP_PREPARE=1 (do not run scripts/prepare-tree.sh).
 
 DURATION ?= 60
+COMPARE_REF ?= f2f9276
 SOAK_DURATION = $(if $(filter command line environment,$(origin DURATION)),$(DURATION),600)
 TORTURE_TYPE ?= hazptr
 KERNEL ?= preempt
@@ -72,7 +81,7 @@ ACCEL ?= tcg
 TIMEOUT ?=
 TESTS ?=
 SKIP_PREPARE ?=
-TORTURE_TYPES := hazptr hazptr-stack hazptr-retire hazptr-asym hazptr-asym-retire hazptr-busted
+TORTURE_TYPES := hazptr hazptr-stack hazptr-asym hazptr-mixed hazptr-busted
 export SMP ACCEL TESTS
 
 uint = $(if $(shell echo '$($(1))' | grep -xE '[1-9][0-9]*'),,$(error $(1) must be a positive integer, not '$($(1))'))
@@ -92,7 +101,7 @@ TORTURE_PARAMS = hazptrtorture.torture_type=$(TORTURE_TYPE)
 USERS_PARAMS = hazptr_job=stress,fdexpand hazptr_fdexpand=13 \
 	hazptr_stress=--tun,$(SMP),--close,$(SMP),--dup,$(SMP),-t,15s,--metrics-brief
 
-.PHONY: all deps prepare kernel initramfs boot test soak check-series series mutate kcsan native model bench bench-refscale bench-users bench-fdexpand bench-icount bench-uml bench-fdinstall bench-lockdep bench-retire bench-sync bench-switch clean distclean
+.PHONY: all deps prepare prepare-next kernel initramfs boot test test-next soak soak-next check-series series mutate kcsan native model bench bench-refscale bench-users bench-fdexpand bench-icount bench-uml bench-fdinstall bench-lockdep bench-retire bench-sync bench-switch clean distclean
 
 all: prepare
 	@mkdir -p results
@@ -124,6 +133,19 @@ boot:
 
 test: prepare
 	scripts/run-tests.sh
+
+# patches/next/ on top of the series, in its own tree and build directory.
+NEXT_ENV := TREE=$(CURDIR)/work/next BUILD=$(CURDIR)/work/build-next
+prepare-next:
+	$(NEXT_ENV) scripts/prepare-tree.sh --next
+
+test-next: prepare-next
+	$(NEXT_ENV) TESTS_LIST=$(CURDIR)/configs/tests-next.list scripts/run-tests.sh
+
+# One entry of the matrix, the next in a fixed rotation, DURATION seconds
+# (default 1800); appends a row to docs/data/soak.tsv.
+soak-next: prepare
+	DURATION=$(if $(filter command line environment,$(origin DURATION)),$(DURATION),1800) scripts/soak-next.sh
 
 # The whole matrix, every torture boot DURATION seconds long (default 600).
 soak: prepare
@@ -165,18 +187,20 @@ bench-fdinstall: prepare
 bench-lockdep: prepare
 	scripts/bench-lockdep.sh
 
-# The core on the host CPU: ns per operation, then a stress of each mode.
+# The core on the host CPU: ns per operation and the gate storm, beside the
+# core before per-slot waits (COMPARE_REF), then the native tests.
 native: prepare
-	scripts/native.sh bench
-	TESTS=native-sync,native-retire,native-asym,native-tsan,native-no-barrier scripts/run-tests.sh
+	scripts/native.sh compare $(COMPARE_REF)
+	TESTS=$$(awk '$$2 == "native" { printf "%s,", $$1 }' configs/tests.list) scripts/run-tests.sh
 
-# The tests of configs/tests.list whose KERNEL is 'model'.
+# The tests of configs/tests-next.list whose KERNEL is 'model' (the rule of
+# patches/next/'s shared rounds); no kernel is built.
 model:
-	TESTS=$$(awk '$$2 == "model" { printf "%s,", $$1 }' configs/tests.list) scripts/run-tests.sh
+	TESTS_LIST=$(CURDIR)/configs/tests-next.list TESTS=$$(awk '$$2 == "model" { printf "%s,", $$1 }' configs/tests-next.list) scripts/run-tests.sh
 
-# hazptr_retire() under the hazptr-retire torture test: objects per pass.
-bench-retire: prepare
-	scripts/bench-retire.sh
+# hazptr_retire() (patches/next/) under the hazptr-retire torture test.
+bench-retire: prepare-next
+	$(NEXT_ENV) scripts/bench-retire.sh
 
 # Uncontended hazptr_synchronize() against expedited RCU as CPUs are added.
 bench-sync: prepare

@@ -40,7 +40,7 @@ is_uint "$pairs" PAIRS
 is_uint "$rounds" ROUNDS
 [[ $inst =~ ^[0-9]+$ ]] || die "INSTALLERS must be 0 or a positive integer, not '$inst'"
 for c in $cpus; do is_uint "$c" CPUS; done
-[ -d "$TREE/.git" ] || die "no kernel tree at $TREE (run 'make prepare')"
+[ -e "$TREE/.git" ] || die "no kernel tree at $TREE (run 'make prepare')"
 fs_rev=$(git -C "$TREE" log --format=%H --grep='^fs: ' base..HEAD | head -1)
 [ -n "$fs_rev" ] || die "no 'fs:' patch in $TREE (run 'make prepare')"
 base_rev=$(git -C "$TREE" rev-parse "$fs_rev~1")

@@ -73,7 +73,7 @@ if [ -n "$profile" ]; then
 	perf --version >/dev/null 2>&1 ||
 		die "perf does not run here (Debian's wrapper needs linux-perf for the running kernel)"
 fi
-[ -d "$TREE/.git" ] || die "no kernel tree at $TREE (run 'make prepare')"
+[ -e "$TREE/.git" ] || die "no kernel tree at $TREE (run 'make prepare')"
 [ -f "$CONFIGS/ab/fs-control.patch" ] || die "missing configs/ab/fs-control.patch"
 ab_base_rev >/dev/null # dies now if $TREE lacks the series
 

@@ -63,7 +63,7 @@ if [ -n "$trace" ]; then
 	(( ${fdinstall%,*} * ${fdinstall#*,} >= trace + 2 )) ||
 		die "TRACE=$trace needs FDINSTALL to run the call for $((trace + 2)) s or more, not '$fdinstall'"
 fi
-[ -d "$TREE/.git" ] || die "no kernel tree at $TREE (run 'make prepare')"
+[ -e "$TREE/.git" ] || die "no kernel tree at $TREE (run 'make prepare')"
 ab_base_rev >/dev/null # dies now if $TREE lacks the series
 
 out=$RESULTS/bench

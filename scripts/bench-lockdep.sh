@@ -26,7 +26,7 @@ pairs=${PAIRS:-3} cpus=${CPUS:-1 2} runs=${RUNS:-20}
 is_uint "$pairs" PAIRS
 is_uint "$runs" RUNS
 for c in $cpus; do is_uint "$c" CPUS; done
-[ -d "$TREE/.git" ] || die "no kernel tree at $TREE (run 'make prepare')"
+[ -e "$TREE/.git" ] || die "no kernel tree at $TREE (run 'make prepare')"
 hazptr_rev=$(git -C "$TREE" log --format=%H --grep='^lockdep: ' base..HEAD | head -1)
 [ -n "$hazptr_rev" ] || die "no 'lockdep:' patch in $TREE (run 'make prepare')"
 base_rev=$(git -C "$TREE" rev-parse "$hazptr_rev~1")

@@ -19,7 +19,7 @@ pairs=${PAIRS:-7} secs=${SECS:-2} runs=${RUNS:-5}
 is_uint "$pairs" PAIRS
 is_uint "$secs" SECS
 is_uint "$runs" RUNS
-[ -d "$TREE/.git" ] || die "no kernel tree at $TREE (run 'make prepare')"
+[ -e "$TREE/.git" ] || die "no kernel tree at $TREE (run 'make prepare')"
 series_rev=$(git -C "$TREE" rev-parse HEAD)
 out=$RESULTS/bench
 mkdir -p "$out"

@@ -64,7 +64,7 @@ done
 need taskset util-linux
 need ccache ccache
 need gcc build-essential
-[ -d "$TREE/.git" ] || die "no kernel tree at $TREE (run 'make prepare')"
+[ -e "$TREE/.git" ] || die "no kernel tree at $TREE (run 'make prepare')"
 ab_base_rev >/dev/null # dies now if $TREE lacks the series
 
 # uml_build NAME REV [PATCH...]: the UML kernel of REV + uml-fdbench +

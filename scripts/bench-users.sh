@@ -36,7 +36,7 @@ is_uint "$rounds" ROUNDS
 fdinstall=${FDINSTALL:-2,5}
 [[ $fdinstall =~ ^[1-9][0-9]*,[1-9][0-9]*$ ]] || die "FDINSTALL must be SECONDS,RUNS, not '$fdinstall'"
 for c in $cpus; do is_uint "$c" CPUS; done
-[ -d "$TREE/.git" ] || die "no kernel tree at $TREE (run 'make prepare')"
+[ -e "$TREE/.git" ] || die "no kernel tree at $TREE (run 'make prepare')"
 nusers=$(series_files users | wc -l)
 [ "$nusers" -gt 0 ] || die "patches/users/ has no patch: nothing to compare"
 base_rev=$(ab_base_rev)

@@ -32,7 +32,8 @@ fi
 mkdir -p "$CCACHE_DIR"
 note "building $name (make -j$JOBS, ccache in $CCACHE_DIR, log: $log)"
 start=$(date +%s)
-if ! make -C "$TREE" O="$out" -j"$JOBS" CC="$KCC" bzImage >"$log" 2>&1; then
+arch=$(kernel_arch "$name")
+if ! make -C "$TREE" O="$out" ARCH="$arch" -j"$JOBS" CC="$KCC" bzImage >"$log" 2>&1; then
 	echo "---- last 40 lines of $log ----" >&2
 	tail -40 "$log" >&2
 	die "build of kernel '$name' failed after $(( $(date +%s) - start ))s (log: $log)"
@@ -46,8 +47,8 @@ if grep -qx 'CONFIG_MODULES=y' "$out/.config"; then
 	need depmod kmod
 	need cpio cpio
 	rm -rf "$out/modroot"
-	if ! { make -C "$TREE" O="$out" -j"$JOBS" CC="$KCC" modules &&
-	       make -C "$TREE" O="$out" INSTALL_MOD_PATH="$out/modroot" INSTALL_MOD_STRIP=1 modules_install; } >>"$log" 2>&1; then
+	if ! { make -C "$TREE" O="$out" ARCH="$arch" -j"$JOBS" CC="$KCC" modules &&
+	       make -C "$TREE" O="$out" ARCH="$arch" INSTALL_MOD_PATH="$out/modroot" INSTALL_MOD_STRIP=1 modules_install; } >>"$log" 2>&1; then
 		tail -40 "$log" >&2
 		die "modules of kernel '$name' failed to build (log: $log)"
 	fi

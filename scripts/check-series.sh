@@ -8,9 +8,11 @@
 #  - the kernel (configs/kernels/check) builds with the series up to it;
 #  - sparse (C=2) reports nothing new on the C files it touches, against the
 #    same files in the base tree.
-# Then the whole series once more, with CONFIG_HAZPTR=n (configs/kernels/
-# nohazptr, with lockdep): the users must fall back, and no stub may be
-# reached.
+# Then the whole series once more in each configuration that automated
+# build testing tries and the test kernels do not: !SMP, where
+# CONFIG_HAZPTR is off and the users must fall back (configs/kernels/
+# check-up, with lockdep), 32-bit x86 (check-i386) and PREEMPT_RT
+# (check-rt); a few minutes each.
 #
 # It does not boot each prefix: a boot of the torture matrix takes ~15 min
 # here, 23 of them would take hours.  The order makes the one boot that
@@ -37,7 +39,7 @@ case ${1:-} in
 esac
 need perl perl
 [ -z "$build" ] || need sparse sparse
-[ -d "$TREE/.git" ] || die "no work tree at $TREE: run scripts/prepare-tree.sh first"
+[ -e "$TREE/.git" ] || die "no work tree at $TREE: run scripts/prepare-tree.sh first"
 
 wt=$WORK/check-tree
 cbuild=$WORK/build-check
@@ -143,13 +145,15 @@ for c in $commits; do
 done
 if [ -n "$build" ]; then
 	G checkout -q -f "$(git -C "$TREE" rev-parse HEAD)" && G clean -q -fdx
-	if TREE=$wt BUILD=$cbuild "$TOP/scripts/build.sh" nohazptr >/dev/null; then
-		echo "PASS nohazptr: the series builds with CONFIG_HAZPTR=n"
-		passed=$((passed + 1))
-	else
-		echo "FAIL nohazptr: the series does not build with CONFIG_HAZPTR=n (log: $cbuild/nohazptr/build.log)"
-		failed=$((failed + 1))
-	fi
+	for k in check-up check-i386 check-rt; do
+		if TREE=$wt BUILD=$cbuild "$TOP/scripts/build.sh" "$k" >/dev/null; then
+			echo "PASS $k: the series builds ($(sed -n 's/^# make check-series: //p' "$CONFIGS/kernels/$k"))"
+			passed=$((passed + 1))
+		else
+			echo "FAIL $k: the series does not build (log: $cbuild/$k/build.log)"
+			failed=$((failed + 1))
+		fi
+	done
 fi
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]

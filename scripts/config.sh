@@ -30,7 +30,8 @@ frags=$(kernel_fragments "$name")
 stamp=$(config_stamp "$name")
 rm -f "$out/.hazptr-config-stamp"
 
-K() { make -C "$TREE" O="$out" CC="$KCC" "$@" >>"$log" 2>&1; }
+arch=$(kernel_arch "$name")
+K() { make -C "$TREE" O="$out" ARCH="$arch" CC="$KCC" "$@" >>"$log" 2>&1; }
 : >"$log"
 K tinyconfig || { tail -20 "$log" >&2; die "make tinyconfig failed (log: $log)"; }
 "$TREE/scripts/kconfig/merge_config.sh" -m -O "$out" "$out/.config" $frags >>"$log" 2>&1 ||

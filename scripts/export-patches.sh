@@ -1,6 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # Write the work tree's commits (base..HEAD) back to patches/{core,torture,users}.
+# With TREE=work/next (the tree of make test-next), to patches/next/ too: its
+# commits up to those of the main tree must be the main tree's (rebase it
+# first), and new commits after them go to next/.
 #
 # A commit goes to the directory that already holds a patch of the same name
 # (the name git format-patch derives from the subject); a new commit goes to
@@ -10,14 +13,22 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-[ -d "$TREE/.git" ] || die "no work tree at $TREE: run scripts/prepare-tree.sh first"
+[ -e "$TREE/.git" ] || die "no work tree at $TREE: run scripts/prepare-tree.sh first"
 git -C "$TREE" rev-parse -q --verify base >/dev/null || die "work tree has no 'base' tag"
 [ -z "$(git -C "$TREE" status --porcelain --untracked-files=no)" ] ||
 	note "warning: uncommitted changes in $TREE are not exported"
-case ${NEW_DIR:-} in ""|core|torture|users) ;; *) die "NEW_DIR must be one of: $SERIES_DIRS" ;; esac
+case ${NEW_DIR:-} in ""|core|torture|users|next) ;; *) die "NEW_DIR must be one of: $ALL_DIRS" ;; esac
+dirs=$SERIES_DIRS
+main=$WORK/linux
+if [ "$(realpath "$TREE")" != "$(realpath "$main")" ] &&
+   git -C "$TREE" merge-base --is-ancestor "$(git -C "$main" rev-parse HEAD 2>/dev/null)" HEAD 2>/dev/null; then
+	# The next tree: the main tree's series, then next/.
+	dirs=$ALL_DIRS
+	main_head=$(git -C "$main" rev-parse HEAD)
+fi
 
 declare -A dir_of
-for d in $SERIES_DIRS; do
+for d in $dirs; do
 	for f in $(series_files "$d"); do
 		name=$(basename "$f" .patch)
 		dir_of[${name#*-}]=$d
@@ -27,9 +38,11 @@ done
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 git -C "$TREE" -c core.abbrev=9 format-patch -q --zero-commit --no-signature -o "$tmp" base..HEAD
-for d in $SERIES_DIRS; do
+for d in $dirs; do
 	rm -f "$TOP/patches/$d"/*.patch
 done
+nmain=0
+[ -z "${main_head:-}" ] || nmain=$(git -C "$TREE" rev-list --count "base..$main_head")
 
 prev=core
 n=0
@@ -37,15 +50,17 @@ for f in "$tmp"/*.patch; do
 	[ -e "$f" ] || break
 	name=$(basename "$f" .patch)
 	d=${dir_of[${name#*-}]:-${NEW_DIR:-$prev}}
+	# In the next tree, what comes after the main tree's commits is next/.
+	[ "$n" -lt "$nmain" ] || [ -z "${main_head:-}" ] || d=next
 	mkdir -p "$TOP/patches/$d"
 	mv "$f" "$TOP/patches/$d/"
 	prev=$d
 	n=$((n + 1))
 done
 # The tree now matches the series: record it so prepare-tree.sh keeps it.
-want=$(for f in $(series_files $SERIES_DIRS); do sha1sum "$f"; done | sha1sum | cut -d' ' -f1)
-echo "$want $(git -C "$TREE" rev-parse HEAD)" >"$TREE/.git/hazptr-series"
-for d in $SERIES_DIRS; do
+want=$(for f in $(series_files $dirs); do sha1sum "$f"; done | sha1sum | cut -d' ' -f1)
+echo "$want $(git -C "$TREE" rev-parse HEAD)" >"$(series_stamp "$TREE")"
+for d in $dirs; do
 	note "patches/$d: $(series_files "$d" | wc -l) patches"
 done
 note "exported $n patches"

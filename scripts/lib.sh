@@ -8,7 +8,10 @@ TREE=$(realpath -m "${TREE:-$WORK/linux}")
 BUILD=$(realpath -m "${BUILD:-$WORK/build}")
 RESULTS=$(realpath -m "${RESULTS:-$TOP/results}")
 TARBALL=${TARBALL:-/usr/src/linux-source-6.12.tar.xz}
+# The series as mailed (v1), and with the follow-up series that waits for
+# its users (patches/next/, applied on top by make test-next).
 SERIES_DIRS="core torture users"
+ALL_DIRS="$SERIES_DIRS next"
 
 die() {
 	echo "$(basename "$0"): error: $*" >&2
@@ -99,3 +102,8 @@ apply_series() {
 	done
 }
 
+
+# series_stamp TREE: the file in which the tree records the series it carries.
+series_stamp() {
+	echo "$(git -C "$1" rev-parse --absolute-git-dir)/hazptr-series"
+}

@@ -27,7 +27,7 @@ set -euo pipefail
 . "$(dirname "$0")/pipeline.sh"
 
 dir=$CONFIGS/mutations
-[ -d "$TREE/.git" ] || die "no kernel tree at $TREE (run 'make prepare')"
+[ -e "$TREE/.git" ] || die "no kernel tree at $TREE (run 'make prepare')"
 [ -z "$(git -C "$TREE" status --porcelain --untracked-files=no)" ] ||
 	die "$TREE has uncommitted changes: a mutation run would mix them in"
 

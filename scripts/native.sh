@@ -7,18 +7,30 @@
 #                                    results/bench/native.csv
 #   native.sh run LOG PARAMS...      one test of configs/tests.list whose
 #                                    KERNEL is 'native' (run-tests.sh)
+#   native.sh compare [REF]          bench and the gate storm at 8, 64 and
+#                                    256 CPUs, over this series' core and
+#                                    over the core of the series in this
+#                                    repository's commit REF (default
+#                                    $COMPARE_REF), in the same run:
+#                                    results/bench/native-compare.csv
 #
 # PARAMS of a test: the arguments of the harness's ./stress, plus
+#   gate              run ./gate (the gate storm) instead of ./stress
 #   tsan              run the ThreadSanitizer build (stress-tsan)
-#   debug             run the CONFIG_HAZPTR_DEBUG build (stress-debug)
-#   mutation=NAME     run stress over hazptr.c with configs/mutations/NAME.patch
-#                     applied to a copy (the tree is left alone)
+#   debug             run the CONFIG_HAZPTR_DEBUG and CONFIG_HAZPTR_TEST_HOOKS
+#                     build (stress-debug)
+#   mutation=NAME     run the program over hazptr.c with
+#                     configs/mutations/NAME.patch applied to a copy (the
+#                     tree is left alone)
 # run exits 0 when the harness printed PASS (and ThreadSanitizer reported
 # nothing), 1 when it printed FAIL or TSan reported, 3 when the harness does
 # not build, 2 on any other outcome (a crash); its output goes to LOG.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/pipeline.sh"
+
+# The last commit of this repository with the core before per-slot waits.
+COMPARE_REF=${COMPARE_REF:-f2f9276}
 
 dir=$TREE/tools/testing/hazptr
 [ -f "$dir/Makefile" ] ||
@@ -48,23 +60,26 @@ run)
 	[ $# -ge 2 ] || die "usage: native.sh run LOG PARAMS..."
 	log=$2
 	shift 2
-	prog=stress args=()
+	base=stress variant= m= args=()
 	for p in "$@"; do
 		case $p in
-		tsan) prog=stress-tsan ;;
-		debug) prog=stress-debug ;;
+		gate) base=gate ;;
+		tsan) variant=-tsan ;;
+		debug) variant=-debug ;;
 		mutation=*)
 			m=$CONFIGS/mutations/${p#mutation=}.patch
 			[ -f "$m" ] || die "no mutation ${m#"$TOP"/}"
-			prog=stress-mutant
+			variant=-mutant
 			;;
 		*) args+=("$p") ;;
 		esac
 	done
+	[ "$base$variant" != gate-tsan ] && [ "$base$variant" != gate-debug ] ||
+		die "gate has no ${variant#-} build"
+	prog=$base$variant
 	# A build that fails is neither a pass nor a catch (exit 3).
-	case $prog in
-	stress-mutant) (hmake mutant MUTATION="$m") || exit 3 ;;
-	stress-tsan) (hmake tsan) || exit 3 ;;
+	case $variant in
+	-mutant) (hmake "$prog" MUTATION="$m") || exit 3 ;;
 	*) (hmake "$prog") || exit 3 ;;
 	esac
 	mkdir -p "$(dirname "$log")"
@@ -77,7 +92,64 @@ run)
 	note "$prog ${args[*]}: neither PASS nor FAIL (exit $rc), see ${log#"$TOP"/}"
 	exit 2
 	;;
+compare)
+	ref=${2:-$COMPARE_REF}
+	git -C "$TOP" rev-parse -q --verify "$ref^{commit}" >/dev/null ||
+		die "no commit '$ref' in this repository (a shallow clone? fetch its history, or give REF)"
+	old=$(mktemp -d)
+	trap 'rm -rf "$old"' EXIT
+	# The old core and harness: the files of the series at REF that
+	# kernel/hazptr.c, include/linux/hazptr.h and tools/testing/hazptr
+	# need, rebuilt from its patches alone.
+	for f in $(git -C "$TOP" ls-tree -r --name-only "$ref" patches/ |
+		   awk -F/ '{ print $NF "\t" $0 }' | LC_ALL=C sort | cut -f2); do
+		git -C "$TOP" show "$ref:$f" |
+			git -C "$old" apply --include='kernel/hazptr.c' \
+				--include='include/linux/hazptr.h' \
+				--include='tools/testing/hazptr/*' - 2>/dev/null ||
+			die "a patch of $ref ($f) does not apply to the old core's files"
+	done
+	[ -f "$old/kernel/hazptr.c" ] || die "$ref has no kernel/hazptr.c in its patches"
+	hmake bench gate
+	# This series' programs, over the old core and its shim.
+	cp "$dir/bench.c" "$dir/gate.c" "$old/tools/testing/hazptr/"
+	flags=$(make -s -C "$dir" print-cflags 2>/dev/null) ||
+		die "the harness Makefile has no print-cflags target"
+	(cd "$old/tools/testing/hazptr" &&
+		gcc $flags -o bench bench.c shim.c ../../../kernel/hazptr.c $(make -s -C "$dir" print-libs) &&
+		gcc $flags -o gate gate.c shim.c ../../../kernel/hazptr.c) >&2 ||
+		die "bench.c or gate.c does not build over the core of $ref"
+	mkdir -p "$RESULTS/bench"
+	csv=$RESULTS/bench/native-compare.csv
+	echo "core,op,threads,cpus,ns_median,ns_min,ns_max,runs" >"$csv"
+	for side in new old; do
+		d=$dir
+		[ $side = old ] && d=$old/tools/testing/hazptr
+		(cd "$d" && ./bench) | sed 1d | sed "s/^/$side,/" >>"$csv" ||
+			die "the bench over the $side core failed"
+	done
+	gcsv=$RESULTS/bench/native-gate.csv
+	echo "core,mode,cpus,waits,median_us,p99_us,max_us,verdict" >"$gcsv"
+	for mode in claim acquire; do
+		for cpus in ${GATE_CPUS:-8 16 32 64 256}; do
+			for side in new old; do
+				d=$dir
+				[ $side = old ] && d=$old/tools/testing/hazptr
+				out=$(cd "$d" && ./gate -c "$cpus" -d "${GATE_SECS:-3}" -m $mode) || true
+				echo "$out" | awk -v s=$side -v m=$mode -v c="$cpus" '
+					/^waits=/ { for (i = 1; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] } }
+					/^(PASS|FAIL)/ { verdict = $1 }
+					END { printf "%s,%s,%s,%s,%s,%s,%s,%s\n", s, m, c, v["waits"], v["median_us"], v["p99_us"], v["max_us"], verdict }' >>"$gcsv"
+			done
+		done
+	done
+	echo "native (host CPU, $(grep -m1 'model name' /proc/cpuinfo | sed 's/.*: //')), this series (new) and $ref (old), ns per operation:"
+	column -s, -t "$csv"
+	echo "gate storm, bound ${GATE_BOUND_MS:-2000} ms per wait:"
+	column -s, -t "$gcsv"
+	echo "(csv: ${csv#"$TOP"/}, ${gcsv#"$TOP"/})"
+	;;
 *)
-	die "usage: native.sh bench | native.sh run LOG PARAMS..."
+	die "usage: native.sh bench | native.sh run LOG PARAMS... | native.sh compare [REF]"
 	;;
 esac

@@ -51,6 +51,14 @@ require_clean() {
 	die "$msg"
 }
 
+# kernel_arch NAME: the ARCH= of kernel NAME, from an "# arch: ARCH" line of
+# configs/kernels/NAME (default x86_64).
+kernel_arch() {
+	local a
+	a=$(sed -n 's/^# arch: *//p' "$CONFIGS/kernels/$1" | head -1)
+	echo "${a:-x86_64}"
+}
+
 # config_stamp NAME: a hash of what the configuration of NAME depends on: its
 # fragment list, its fragments and every Kconfig file of the tree.
 config_stamp() {

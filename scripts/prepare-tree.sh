@@ -3,7 +3,10 @@
 # Extract Debian's linux-source-6.12 into $TREE (ignored by git), commit it as
 # the base, then apply patches/{core,torture,users} in order with git am.
 #
-#   prepare-tree.sh [--base-only] [--dirs "core torture"]
+#   prepare-tree.sh [--base-only] [--next] [--dirs "core torture"]
+#
+# --next applies patches/next/ too (make test-next uses its own tree,
+# TREE=work/next).
 #
 # The tree records which series it carries (.git/hazptr-series). When the
 # patch files change, the tree is reset to the base and the series re-applied,
@@ -16,17 +19,18 @@ dirs=$SERIES_DIRS
 while [ $# -gt 0 ]; do
 	case $1 in
 	--base-only) dirs="" ;;
+	--next) dirs=$ALL_DIRS ;;
 	--dirs) dirs=${2:?--dirs needs a list}; shift ;;
-	*) die "unknown argument '$1' (use --base-only or --dirs LIST)" ;;
+	*) die "unknown argument '$1' (use --base-only, --next or --dirs LIST)" ;;
 	esac
 	shift
 done
 # A series directory may be empty (git keeps no empty directories, so a
 # fresh clone may not have it at all): only the name is checked.
 for d in $dirs; do
-	case " $SERIES_DIRS " in
+	case " $ALL_DIRS " in
 	*" $d "*) ;;
-	*) die "unknown series directory '$d' (known: $SERIES_DIRS)" ;;
+	*) die "unknown series directory '$d' (known: $ALL_DIRS)" ;;
 	esac
 done
 
@@ -34,14 +38,14 @@ need git git
 
 G() { git -C "$TREE" "$@"; }
 
-if [ ! -d "$TREE/.git" ]; then
+if [ ! -e "$TREE/.git" ]; then
 	note "extracting $(basename "$TARBALL") into $TREE"
 	rm -rf "$TREE"
 	extract_base "$TREE"
 fi
 
 want=$(for f in $(series_files $dirs); do sha1sum "$f"; done | sha1sum | cut -d' ' -f1)
-stamp=$TREE/.git/hazptr-series
+stamp=$(series_stamp "$TREE")
 if [ -f "$stamp" ]; then
 	read -r have_series have_head <"$stamp"
 	head=$(G rev-parse HEAD)

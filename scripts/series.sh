@@ -16,11 +16,29 @@
 # are listed (each patch's commit message says why it keeps them).
 #
 #   series.sh              PREFIX="PATCH" (the subject prefix)
+#                          SIGNOFF="Name <mail>" (default: git's user.name
+#                          and user.email): the submitter, written into
+#                          every patch's From: and Signed-off-by: and into
+#                          the MAINTAINERS entry in place of the repository's
+#                          placeholder; required
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 prefix=${PREFIX:-PATCH}
 out=$RESULTS/series
+placeholder='Hazptr Project <hazptr@hazptr.invalid>'
+
+# The submitter: never the placeholder, which no mail may carry.
+signoff=${SIGNOFF:-}
+if [ -z "$signoff" ]; then
+	name=$(git -C "$TOP" config user.name 2>/dev/null || true)
+	mail=$(git -C "$TOP" config user.email 2>/dev/null || true)
+	[ -n "$name" ] && [ -n "$mail" ] && signoff="$name <$mail>"
+fi
+[ -n "$signoff" ] && [ "$signoff" != "$placeholder" ] ||
+	die "make series needs the submitter's identity: SIGNOFF='Name <mail>', or git's user.name and user.email (not the placeholder '$placeholder')"
+echo "$signoff" | grep -qE '^[^<>]+ <[^<> ]+@[^<> ]+>$' ||
+	die "SIGNOFF='$signoff' is not of the form 'Name <mail@host>'"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/hazptr-series.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 mapfile -t patches < <(series_files $SERIES_DIRS)
@@ -30,6 +48,24 @@ note "extracting $(basename "$TARBALL") afresh"
 extract_base "$tmp/linux"
 apply_series "$tmp/linux" "${patches[@]}"
 note "git am: ${#patches[@]} patches apply on $(git -C "$tmp/linux" log -1 --format='%h %s' base)"
+
+# The submitter's identity in place of the placeholder: authorship, the
+# Signed-off-by lines and the MAINTAINERS entry of every patch.
+sname=${signoff% <*}
+smail=${signoff##*<}
+smail=${smail%>}
+SIGNOFF=$signoff PLACEHOLDER=$placeholder SNAME=$sname SMAIL=$smail \
+FILTER_BRANCH_SQUELCH_WARNING=1 git -C "$tmp/linux" filter-branch -f \
+	--env-filter 'export GIT_AUTHOR_NAME="$SNAME" GIT_AUTHOR_EMAIL="$SMAIL" GIT_COMMITTER_NAME="$SNAME" GIT_COMMITTER_EMAIL="$SMAIL"' \
+	--msg-filter 'sed "s|^Signed-off-by: $PLACEHOLDER\$|Signed-off-by: $SIGNOFF|"' \
+	--index-filter 'if git cat-file -e :MAINTAINERS 2>/dev/null; then
+		blob=$(git cat-file blob :MAINTAINERS | sed "s|^M:\t$PLACEHOLDER\$|M:\t$SIGNOFF|" | git hash-object -w --stdin)
+		git update-index --cacheinfo 100644,"$blob",MAINTAINERS
+	fi' base..upstream >"$tmp/filter.log" 2>&1 ||
+	die "could not write the submitter's identity into the series (log: $(tail -1 "$tmp/filter.log"))"
+! git -C "$tmp/linux" log --format=%B base..upstream | grep -qF "$placeholder" ||
+	die "the placeholder identity is still in a commit message"
+note "submitter: $signoff"
 
 "$TOP/scripts/cover-letter.sh" >"$tmp/cover.txt"
 # format-patch takes the cover letter's subject and body from the branch
