@@ -37,7 +37,7 @@ done
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-git -C "$TREE" -c core.abbrev=9 format-patch -q --zero-commit --no-signature -o "$tmp" base..HEAD
+git -C "$TREE" -c core.abbrev=9 format-patch -q --no-numbered --zero-commit --no-signature -o "$tmp" base..HEAD
 for d in $dirs; do
 	rm -f "$TOP/patches/$d"/*.patch
 done
