@@ -35,7 +35,8 @@
 # deferred from it (RCU callbacks, the slab and page allocators) only as
 # far as the window samples it.
 #
-# Writes results/bench/icount.csv (kernel,boot,call,instructions) and prints
+# Writes results/bench/icount.csv (icount-slub.csv with KERNEL=bench-slub;
+# kernel,boot,call,instructions) and prints
 # per call the median of each side, its difference from the base and the
 # ratio; with
 # TRACE, also results/bench/tbtrace.csv
@@ -156,7 +157,7 @@ blocks() {
 		END { for (k in b) print k, b[k], i[k], e[k] + 0 }'
 }
 
-csv=$out/icount.csv tcsv=$out/tbtrace.csv
+csv=$out/icount${kernel#bench}.csv tcsv=$out/tbtrace.csv
 echo "kernel,boot,call,instructions" >"$csv"
 [ -z "$trace" ] || echo "kernel,boot,calls,function,blocks_per_call,insns_per_call,entries" >"$tcsv"
 closes=1
