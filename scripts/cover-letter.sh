@@ -78,9 +78,11 @@ fdexpand() {
 		NR > 1 { k = $1 SUBSEP $2; i = ++c[k]; m[k, i] = $5; p[k, i] = $7; cp[$2] = 1; if ($2 > nc) nc = $2 }
 		END {
 			n = split(sides, s, " ")
-			split("synchronize_rcu()|.._expedited()|polled grace period|symmetric hazptr|this series", L, "|")
-			printf "     %-22s", "vCPUs"
-			for (x = 1; x <= nc; x++) if (x in cp) printf " %17s", x
+			split("synchronize_rcu()|.._expedited()|polled grace period|symmetric hazptr|claim (patch 16)", L, "|")
+			printf "     %-22s", ""
+			for (x = 1; x <= nc; x++) if (x in cp) printf " %17s", x " vCPU" (x > 1 ? "s" : " ")
+			printf "\n     %-22s", ""
+			for (x = 1; x <= nc; x++) if (x in cp) printf " %8s %8s", "median", "p99"
 			printf "\n"
 			for (i = 1; i <= n; i++) {
 				printf "     %-22s", L[i]
