@@ -15,12 +15,10 @@
 # (check-rt); a few minutes each.
 #
 # It does not boot each prefix: a boot of the torture matrix takes ~15 min
-# here, 23 of them would take hours.  The order makes the one boot that
-# matters cheap to run by hand: each feature is followed by the patch that
-# tests it (retire by its torture type, asym by its, the worker-served
-# waits by the writers test), so `git checkout` of a test patch and
-# `make test TESTS=...` with that patch's test boots what a bisection
-# would.
+# here, 17 of them would take hours.  The core patches come first and the
+# torture test right after them, so `git checkout` of a patch and
+# `make test TESTS=...` boots what a bisection would; every prefix is
+# built here.
 #
 #   check-series.sh [--no-build]     (--no-build: checkpatch and kernel-doc only)
 #
