@@ -16,6 +16,8 @@
 #    fail:0"; a warning a KUnit test announces with "expect one WARNING:
 #    TEXT" is not a splat, nor are the lines containing TEXT between a
 #    test's "expect lines: TEXT" and "no more lines: TEXT"
+#    A failure injected on request ("FAULT_INJECTION: forcing a failure."
+#    and its stack) is not a splat either.
 #  - a hazard pointer stall report ("hazptr: stall: ...")
 #  - a KCSAN report ("BUG: KCSAN: ...", up to its closing "=====" line)
 #    whose title ("data-race in A / B": the functions that made the two
@@ -110,6 +112,10 @@ scan=$(tr -d '\r' <"$log" | awk -v expected="$expected" -v series="$KCSAN_SERIES
 		}
 		next
 	}
+	# A failure injected by a fail_* boot parameter (its stack, up to the
+	# end of the task context), which the test asked for.
+	/FAULT_INJECTION: forcing a failure/ { fi = 1; fin = 0; print ""; next }
+	fi { print ""; if (/<\/TASK>/ || ++fin > 60) fi = 0; next }
 	/expect one WARNING: / { print ""; next }
 	/expect lines: / { sub(/.*expect lines: /, ""); lines = $0; print ""; next }
 	/no more lines: / { lines = ""; print ""; next }
