@@ -70,7 +70,7 @@ if [ -n "$kdir" ] && [ -f "$kdir/modules.cpio.gz" ]; then
 	cat "$INITRAMFS" "$kdir/modules.cpio.gz" >"$initrd"
 fi
 # panic=-1: a panic reboots at once, and -no-reboot turns that into an exit.
-append="console=$QEMU_CONSOLE panic=-1 $*"
+append="console=$QEMU_CONSOLE panic=-1 ${QEMU_CMDLINE:+$QEMU_CMDLINE }$*"
 cmd=("$QEMU_BIN" -accel "$accel" -machine "$QEMU_MACHINE" -cpu "$QEMU_CPU"
 	-smp "$smp" -m "$mem" -nographic -no-reboot ${QEMU_EXTRA:-} ${QEMU_ARGS:-}
 	-kernel "$image" -initrd "$initrd" -append "$append")
