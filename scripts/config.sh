@@ -38,10 +38,18 @@ K tinyconfig || { tail -20 "$log" >&2; die "make tinyconfig failed (log: $log)";
 	{ tail -20 "$log" >&2; die "merge_config.sh failed (log: $log)"; }
 K olddefconfig || { tail -20 "$log" >&2; die "make olddefconfig failed (log: $log)"; }
 
-# Which requested values did not survive?
+# Which requested values did not survive?  "# CONFIG_X is not set" asks for
+# X off; a fragment's "# drops: CONFIG_Y ..." line names options that an
+# earlier fragment asked for and that its own choices remove (dependents of
+# an option it turns off).
+drops=" $(sed -n 's/^# drops: *//p' $frags | tr '\n' ' ') "
 missing=() unknown=()
 while IFS= read -r line; do
 	sym=${line%%=*}
+	case $drops in *" $sym "*) continue ;; esac
+	if [ "${line#*=}" = n ]; then
+		grep -qE "^$sym=[ym]" "$out/.config" || continue
+	fi
 	grep -qxF -- "$line" "$out/.config" && continue
 	if grep -rqE "^[[:space:]]*(menu)?config[[:space:]]+${sym#CONFIG_}[[:space:]]*$" \
 		--include='Kconfig*' "$TREE"; then
@@ -49,7 +57,8 @@ while IFS= read -r line; do
 	else
 		unknown+=("$line")
 	fi
-done < <(grep -hE '^CONFIG_[A-Za-z0-9_]+=' $frags |
+done < <(grep -hE '^CONFIG_[A-Za-z0-9_]+=|^# CONFIG_[A-Za-z0-9_]+ is not set' $frags |
+	sed -E 's/^# (CONFIG_[A-Za-z0-9_]+) is not set/\1=n/' |
 	# A later fragment overrides an earlier one: check the last value only.
 	awk -F= '{ v[$1] = $0; if (!($1 in seen)) { seen[$1] = 1; order[++n] = $1 } }
 		END { for (i = 1; i <= n; i++) print v[order[i]] }')
