@@ -7,6 +7,7 @@ WORK=$(realpath -m "${WORK:-$TOP/work}")
 TREE=$(realpath -m "${TREE:-$WORK/linux}")
 BUILD=$(realpath -m "${BUILD:-$WORK/build}")
 RESULTS=$(realpath -m "${RESULTS:-$TOP/results}")
+CONFIGS=${CONFIGS:-$TOP/configs}
 TARBALL=${TARBALL:-/usr/src/linux-source-6.12.tar.xz}
 # The series as mailed (v1), and with the follow-up series that waits for
 # its users (patches/next/, applied on top by make test-next).
@@ -16,6 +17,12 @@ ALL_DIRS="$SERIES_DIRS next"
 die() {
 	echo "$(basename "$0"): error: $*" >&2
 	exit 1
+}
+
+# is_uint VALUE NAME: die unless VALUE is a positive integer.
+is_uint() {
+	[[ $1 =~ ^[0-9]+$ ]] && [ "$1" -gt 0 ] ||
+		die "$2 must be a positive integer, not '$1'"
 }
 
 note() {

@@ -2,7 +2,6 @@
 # Definitions shared by the build-boot-check scripts (config.sh, build.sh,
 # initramfs.sh, boot.sh, run-tests.sh); sourced after lib.sh, never run.
 
-CONFIGS=${CONFIGS:-$TOP/configs}
 INITRAMFS=${INITRAMFS:-$WORK/initramfs.cpio.gz}
 # Compiler cache: ccache's own default (~/.cache/ccache) unless CCACHE_DIR
 # is set, so that every clone and 'make clean' keep it.
@@ -33,12 +32,6 @@ kernel_fragments() {
 			die "kernel '$1' lists fragment '$f' but configs/$f.config does not exist"
 		echo "$CONFIGS/$f.config"
 	done
-}
-
-# is_uint VALUE NAME: die unless VALUE is a positive integer.
-is_uint() {
-	[[ $1 =~ ^[0-9]+$ ]] && [ "$1" -gt 0 ] ||
-		die "$2 must be a positive integer, not '$1'"
 }
 
 # require_clean LOG MESSAGE [--expect SUCCESS|FAILURE]: unless check-log.sh
