@@ -20,7 +20,7 @@ is_uint "$pairs" PAIRS
 is_uint "$secs" SECS
 is_uint "$runs" RUNS
 [ -e "$TREE/.git" ] || die "no kernel tree at $TREE (run 'make prepare')"
-series_rev=$(git -C "$TREE" rev-parse HEAD)
+series_rev=$(series_head)
 out=$RESULTS/bench
 mkdir -p "$out"
 

@@ -40,7 +40,7 @@ for c in $cpus; do is_uint "$c" CPUS; done
 nusers=$(series_files users | wc -l)
 [ "$nusers" -gt 0 ] || die "patches/users/ has no patch: nothing to compare"
 base_rev=$(ab_base_rev)
-users_rev=$(git -C "$TREE" rev-parse HEAD)
+users_rev=$(series_head)
 
 out=$RESULTS/bench
 mkdir -p "$out"

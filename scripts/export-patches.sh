@@ -1,6 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# Write the work tree's commits (base..HEAD) back to patches/{core,torture,users}.
+# Write the work tree's commits (base..HEAD) back to patches/{core,torture,users},
+# and those whose subject starts with "TEST ONLY: " to configs/test-only/.
 # With TREE=work/next (the tree of make test-next), to patches/next/ too: its
 # commits up to those of the main tree must be the main tree's (rebase it
 # first), and new commits after them go to next/.
@@ -44,23 +45,34 @@ done
 nmain=0
 [ -z "${main_head:-}" ] || nmain=$(git -C "$TREE" rev-list --count "base..$main_head")
 
+rm -f "$CONFIGS/test-only"/*.patch
+
 prev=core
-n=0
+n=0 m=0
 for f in "$tmp"/*.patch; do
 	[ -e "$f" ] || break
 	name=$(basename "$f" .patch)
+	n=$((n + 1))
+	# Test-only commits go to configs/test-only/, unnumbered; the
+	# series' numbers skip them.
+	if [[ ${name#*-} == TEST-ONLY-* ]]; then
+		mkdir -p "$CONFIGS/test-only"
+		mv "$f" "$CONFIGS/test-only/${name#*-}.patch"
+		continue
+	fi
+	m=$((m + 1))
 	d=${dir_of[${name#*-}]:-${NEW_DIR:-$prev}}
 	# In the next tree, what comes after the main tree's commits is next/.
-	[ "$n" -lt "$nmain" ] || [ -z "${main_head:-}" ] || d=next
+	[ "$n" -le "$nmain" ] || [ -z "${main_head:-}" ] || d=next
 	mkdir -p "$TOP/patches/$d"
-	mv "$f" "$TOP/patches/$d/"
+	mv "$f" "$TOP/patches/$d/$(printf '%04d' "$m")-${name#*-}.patch"
 	prev=$d
-	n=$((n + 1))
 done
 # The tree now matches the series: record it so prepare-tree.sh keeps it.
-want=$(for f in $(series_files $dirs); do sha1sum "$f"; done | sha1sum | cut -d' ' -f1)
+want=$(for f in $(tree_files $dirs); do sha1sum "$f"; done | sha1sum | cut -d' ' -f1)
 echo "$want $(git -C "$TREE" rev-parse HEAD)" >"$(series_stamp "$TREE")"
 for d in $dirs; do
 	note "patches/$d: $(series_files "$d" | wc -l) patches"
 done
+[ -z "$(test_only_files)" ] || note "configs/test-only: $(test_only_files | wc -l) patches"
 note "exported $n patches"

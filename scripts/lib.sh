@@ -69,6 +69,39 @@ series_files() {
 	done | awk -F/ '{ print $NF "\t" $0 }' | LC_ALL=C sort | cut -f2
 }
 
+# test_only_files: configs/test-only/*.patch, commits whose subject starts
+# with "TEST ONLY: ": race windows and tests for the users' conversions,
+# applied after patches/users/ in the test trees, never mailed, and left out
+# of what check-series.sh checks and the benchmarks build (series_head).
+test_only_files() {
+	ls "$CONFIGS/test-only"/*.patch 2>/dev/null | LC_ALL=C sort || true
+}
+
+# tree_files DIR...: the patches prepare-tree.sh applies for these series
+# directories, in order: the series, the test-only patches if users/ is
+# among them, then next/.
+tree_files() {
+	local d main=() next=
+	for d in "$@"; do
+		if [ "$d" = next ]; then next=1; else main+=("$d"); fi
+	done
+	[ ${#main[@]} -eq 0 ] || series_files "${main[@]}"
+	case " ${main[*]} " in *" users "*) test_only_files ;; esac
+	[ -z "$next" ] || series_files next
+}
+
+# series_head [TREE]: the commit that ends the series as mailed: the one
+# before the first "TEST ONLY: " commit, or HEAD if there is none.
+series_head() {
+	local t=${1:-$TREE} first
+	first=$(git -C "$t" log --reverse --format=%H --grep='^TEST ONLY: ' base..HEAD | head -1)
+	if [ -n "$first" ]; then
+		git -C "$t" rev-parse "$first^"
+	else
+		git -C "$t" rev-parse HEAD
+	fi
+}
+
 # extract_base DIR: extract $TARBALL into DIR (which must not exist) and make
 # it a git repository whose one commit, tagged 'base' on branch 'upstream',
 # holds the tarball.  Name, address and dates are fixed, so every machine

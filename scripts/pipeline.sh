@@ -137,9 +137,9 @@ side_name() { if [ "$2" = 0 ]; then echo "$1"; else echo "$1-pad$2"; fi; }
 side_args() {
 	case $1 in
 	base) ab_base_rev ;;
-	users) git -C "$TREE" rev-parse HEAD ;;
-	control) git -C "$TREE" rev-parse HEAD && echo "$CONFIGS/ab/fs-control.patch" ;;
-	control-pad) git -C "$TREE" rev-parse HEAD && echo "$CONFIGS/ab/fs-control.patch" &&
+	users) series_head ;;
+	control) series_head && echo "$CONFIGS/ab/fs-control.patch" ;;
+	control-pad) series_head && echo "$CONFIGS/ab/fs-control.patch" &&
 		echo "$CONFIGS/ab/fs-control-pad.patch" ;;
 	*) die "unknown side '$1'" ;;
 	esac

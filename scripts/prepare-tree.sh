@@ -1,7 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # Extract Debian's linux-source-6.12 into $TREE (ignored by git), commit it as
-# the base, then apply patches/{core,torture,users} in order with git am.
+# the base, then apply patches/{core,torture,users} in order with git am,
+# and after them the test-only commits of configs/test-only/ (lib.sh).
 #
 #   prepare-tree.sh [--base-only] [--next] [--dirs "core torture"]
 #
@@ -44,7 +45,7 @@ if [ ! -e "$TREE/.git" ]; then
 	extract_base "$TREE"
 fi
 
-want=$(for f in $(series_files $dirs); do sha1sum "$f"; done | sha1sum | cut -d' ' -f1)
+want=$(for f in $(tree_files $dirs); do sha1sum "$f"; done | sha1sum | cut -d' ' -f1)
 stamp=$(series_stamp "$TREE")
 if [ -f "$stamp" ]; then
 	read -r have_series have_head <"$stamp"
@@ -65,6 +66,6 @@ G checkout -q -B hazptr base
 G reset -q --hard base
 G clean -q -fdx
 # shellcheck disable=SC2046
-apply_series "$TREE" $(series_files $dirs)
+apply_series "$TREE" $(tree_files $dirs)
 echo "$want $(G rev-parse HEAD)" >"$stamp"
-note "applied $(series_files $dirs | wc -l) patches on $(G log -1 --format=%s base)"
+note "applied $(tree_files $dirs | wc -l) patches on $(G log -1 --format=%s base)"
