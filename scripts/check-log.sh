@@ -6,7 +6,8 @@
 #
 # Fails (exit 1, showing the offending lines and the log's last 40 lines) on
 #  - any kernel splat: WARNING:, BUG:, KASAN, Kernel panic, Oops, lockdep
-#    reports, RCU stalls, soft lockups, hung tasks, Call Trace:
+#    reports, RCU stalls, soft lockups, hung tasks, Call Trace:, and a
+#    test-only boot parameter the kernel rejected (configs/test-only/)
 #  - QEMU not having exited by itself (boot.sh's footer rc=N, N != 0)
 #  - a stress-ng job that did not end, or ended with rc != 0
 #    (HAZPTR-STRESS-BEGIN ... HAZPTR-STRESS-END rc=N)
@@ -68,7 +69,8 @@ hazptr: stall
 soft lockup
 hung_task
 blocked for more than
-Call Trace:'
+Call Trace:
+test-only: bad boot parameter'
 
 problems=()
 offending=
