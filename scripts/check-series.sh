@@ -47,7 +47,8 @@ if [ ! -d "$wt/.git" ] && [ ! -f "$wt/.git" ]; then
 	git -C "$TREE" worktree prune
 	git -C "$TREE" worktree add -q -f --detach "$wt" base || die "cannot create worktree $wt"
 fi
-commits=$(git -C "$TREE" rev-list --reverse "base..$(series_head)")
+head=$(series_head)
+commits=$(git -C "$TREE" rev-list --reverse "base..$head")
 [ -n "$commits" ] || die "the work tree has no patches on top of base"
 # checkpatch's SPDX check runs Debian's python3, which has python3-ply.
 export PATH=/usr/bin:$PATH
@@ -87,7 +88,7 @@ declare -A baseline
 if [ -n "$build" ]; then
 	note "building the base tree for the sparse baseline (log: $out/build.log)"
 	build_at base || die "the base tree does not build"
-	for f in $(built_c $(git -C "$TREE" diff --name-only "base..$(series_head)")); do
+	for f in $(built_c $(git -C "$TREE" diff --name-only "base..$head")); do
 		baseline[$f]=$(sparse_msgs "$f")
 	done
 fi
@@ -142,7 +143,7 @@ for c in $commits; do
 	fi
 done
 if [ -n "$build" ]; then
-	G checkout -q -f "$(series_head)" && G clean -q -fdx
+	G checkout -q -f "$head" && G clean -q -fdx
 	for k in check-up check-i386 check-rt; do
 		if TREE=$wt BUILD=$cbuild "$TOP/scripts/build.sh" "$k" >/dev/null; then
 			echo "PASS $k: the series builds ($(sed -n 's/^# make check-series: //p' "$CONFIGS/kernels/$k"))"
