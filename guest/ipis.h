@@ -11,7 +11,7 @@
 #include <string.h>
 
 /* The "CAL:" row of /proc/interrupts, summed over CPUs; -1 if missing. */
-static long long cal_ipis(void)
+static inline long long cal_ipis(void)
 {
 	char line[4096];
 	long long sum = -1;
@@ -38,6 +38,36 @@ static long long cal_ipis(void)
 	}
 	fclose(f);
 	return sum;
+}
+
+#define MAX_CPUS	64
+
+/* The "CAL:" row per CPU into @v (MAX_CPUS entries); the CPUs, 0 if missing. */
+static inline int cal_ipis_cpu(long long *v)
+{
+	char line[4096];
+	int n = 0;
+	FILE *f = fopen("/proc/interrupts", "r");
+
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f)) {
+		char *p = line, *end;
+
+		while (*p == ' ')
+			p++;
+		if (strncmp(p, "CAL:", 4))
+			continue;
+		for (p += 4; n < MAX_CPUS; p = end) {
+			v[n] = strtoll(p, &end, 10);
+			if (end == p)
+				break;
+			n++;
+		}
+		break;
+	}
+	fclose(f);
+	return n;
 }
 
 #endif /* GUEST_IPIS_H */

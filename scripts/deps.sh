@@ -8,7 +8,8 @@ set -euo pipefail
 # stress-ng, iproute2), static checks (make check-series), benchmark plots
 # liburcu, which the native bench (tools/testing/hazptr) compares with, and
 # perf, which profiles QEMU itself (bench-fdinstall.sh PROFILE=), and spin,
-# the model checker of models/ (scripts/model.sh).
+# the model checker of models/ (scripts/model.sh), and the arm64 and ppc64el
+# cross compilers for the users' instruction counts (scripts/cross-icount.sh).
 PACKAGES=(
 	linux-source-6.12
 	build-essential bc bison flex libelf-dev libssl-dev dwarves
@@ -20,6 +21,7 @@ PACKAGES=(
 	liburcu-dev
 	linux-perf
 	spin
+	gcc-aarch64-linux-gnu gcc-powerpc64le-linux-gnu
 	git
 )
 
