@@ -4,7 +4,8 @@
 # the same workloads (docs/users.md, section 1):
 #
 #   bench-fsalt.sh      PAIRS=3 CPUS="1 2" STORM_CPUS="4 8" STORM_PAIRS=2 ROUNDS=25
-#                       STORM=10,4000 PROCS=500 SIDES="rcu expedited pregrow hazptr"
+#                       STORM=10,4000 PROCS=500
+#                       SIDES="rcu expedited pregrow hazptr hazptr-all"
 #
 # The 'bench' kernel, built in the A/B work tree (see pipeline.sh):
 #   rcu        the series without its fs patch: synchronize_rcu()
@@ -13,6 +14,9 @@
 #              min(RLIMIT_NOFILE, 1024) fds when first shared, and
 #              synchronize_rcu_expedited() for the resizes that remain
 #   hazptr     the fs patch
+#   hazptr-all the fs patch + configs/ab/fs-ipi-all.patch: its IPIs go to
+#              every CPU that RCU watches, not only to those running a task
+#              of the table
 # Boots them interleaved, PAIRS rounds at each guest CPU count of CPUS and
 # STORM_PAIRS at each of STORM_CPUS.  At CPUS each boot runs guest/fdexpand.c (ROUNDS rounds of
 # 4 resizes, 64 -> 1024 fds) with one installer thread and then with the
@@ -35,7 +39,7 @@ set -euo pipefail
 
 pairs=${PAIRS:-3} cpus=${CPUS:-1 2} storm_cpus=${STORM_CPUS:-4 8} rounds=${ROUNDS:-25}
 storm=${STORM:-10,4000} procs=${PROCS:-500} storm_pairs=${STORM_PAIRS:-2}
-sides=${SIDES:-rcu expedited pregrow hazptr}
+sides=${SIDES:-rcu expedited pregrow hazptr hazptr-all}
 is_uint "$pairs" PAIRS
 is_uint "$storm_pairs" STORM_PAIRS
 is_uint "$rounds" ROUNDS
@@ -43,13 +47,15 @@ is_uint "$procs" PROCS
 [[ $storm =~ ^[1-9][0-9]*,[1-9][0-9]*$ ]] || die "STORM must be SECONDS,HIGHFD, not '$storm'"
 for c in $cpus $storm_cpus; do is_uint "$c" "CPUS/STORM_CPUS"; done
 for s in $sides; do
-	case $s in rcu|expedited|pregrow|hazptr) ;; *) die "SIDES: unknown side '$s' (rcu expedited pregrow hazptr)" ;; esac
+	case $s in rcu|expedited|pregrow|hazptr|hazptr-all) ;;
+	*) die "SIDES: unknown side '$s' (rcu expedited pregrow hazptr hazptr-all)" ;;
+	esac
 done
 [ -e "$TREE/.git" ] || die "no kernel tree at $TREE (run 'make prepare')"
 fs_rev=$(git -C "$TREE" log --format=%H --grep='^fs: ' base..HEAD | head -1)
 [ -n "$fs_rev" ] || die "no 'fs:' patch in $TREE (run 'make prepare')"
 base_rev=$(git -C "$TREE" rev-parse "$fs_rev~1")
-for p in fs-expedited fs-pregrow; do
+for p in fs-expedited fs-pregrow fs-ipi-all; do
 	[ -f "$CONFIGS/ab/$p.patch" ] || die "missing configs/ab/$p.patch"
 done
 
@@ -62,6 +68,7 @@ for side in $sides; do
 	expedited) ab_build bench expedited "$base_rev" "$CONFIGS/ab/fs-expedited.patch" ;;
 	pregrow) ab_build bench pregrow "$base_rev" "$CONFIGS/ab/fs-pregrow.patch" ;;
 	hazptr) ab_build bench hazptr "$fs_rev" ;;
+	hazptr-all) ab_build bench hazptr-all "$fs_rev" "$CONFIGS/ab/fs-ipi-all.patch" ;;
 	esac >/dev/null
 done
 "$TOP/scripts/initramfs.sh"
