@@ -30,9 +30,17 @@
 #   make bench-fdexpand  expand_fdtable() of a shared table five ways (rcu,
 #                    expedited, polled RCU, symmetric and asymmetric hazptr)
 #                    with installers running, interleaved boots (~25 min)
+#   make bench-fsalt  the fs patch beside the VFS counter-proposal (a table
+#                    pre-grown when first shared + expedited RCU): resize
+#                    latency, opening 4096 fds, slab per process, IPIs of a
+#                    loop of fresh shared tables at 4 and 8 vCPUs (~25 min)
+#   make cross-icount  fd_install() compiled for x86-64, arm64 and ppc64le,
+#                    before and with the fs patch: listings and counts
 #   make bench-lockdep  lockdep_unregister_key(): tc qdisc replace and link
 #                    add+del on the debug kernel with synchronize_rcu(),
-#                    synchronize_rcu_expedited() and the hazard pointer
+#                    synchronize_rcu_expedited(), no wait for the qdisc
+#                    paths (lockdep_unregister_key_nosync()) and the
+#                    hazard pointer
 #   make bench-uml   fd_install() + close_fd() timed natively in a kernel
 #                    thread: UML kernels (no emulator) of base, series and
 #                    control at 12 code layouts, interleaved (~25 min)
@@ -62,6 +70,9 @@
 #                    kernel (configs/kcsan.list; its own kernel build, so
 #                    not part of make test): a KCSAN report naming the
 #                    series' code fails, the others are listed
+#   make kcsan-lockdep  make kcsan's kcsan-lockdep row alone: the lockdep
+#                    user under KCSAN, PROVE_LOCKING and the function
+#                    tracer, which lockdep.o is built without (~15 min)
 #   make clean       remove work/build and results/ (keeps the tree, ccache)
 #   make distclean   also remove the ccache and initramfs; the kernel tree
 #                    work/linux only with FORCE=1
@@ -101,7 +112,7 @@ TORTURE_PARAMS = hazptrtorture.torture_type=$(TORTURE_TYPE)
 USERS_PARAMS = hazptr_job=stress,fdexpand hazptr_fdexpand=13 \
 	hazptr_stress=--tun,$(SMP),--close,$(SMP),--dup,$(SMP),-t,15s,--metrics-brief
 
-.PHONY: all deps prepare prepare-next kernel initramfs boot test test-next soak soak-next check-series series mutate kcsan native model bench bench-refscale bench-users bench-fdexpand bench-icount bench-uml bench-fdinstall bench-lockdep bench-retire bench-sync bench-switch clean distclean
+.PHONY: all deps prepare prepare-next kernel initramfs boot test test-next soak soak-next check-series series mutate kcsan kcsan-lockdep native model bench bench-refscale bench-users bench-fdexpand bench-fsalt cross-icount bench-icount bench-uml bench-fdinstall bench-lockdep bench-retire bench-sync bench-switch clean distclean
 
 all: prepare
 	@mkdir -p results
@@ -165,11 +176,20 @@ bench-refscale: prepare
 bench-users: prepare
 	scripts/bench-users.sh
 	scripts/bench-fdexpand.sh
+	scripts/bench-fsalt.sh
 	scripts/bench-lockdep.sh
 
 # expand_fdtable() five ways on the bench kernel.
 bench-fdexpand: prepare
 	scripts/bench-fdexpand.sh
+
+# The fs patch beside the counter-proposal its maintainer would make.
+bench-fsalt: prepare
+	scripts/bench-fsalt.sh
+
+# fd_install() as compiled for three architectures, before and with fs.
+cross-icount: prepare
+	scripts/cross-icount.sh
 
 # Instructions per fd-installing call, base vs series (QEMU -icount).
 bench-icount: prepare
@@ -183,7 +203,7 @@ bench-uml: prepare
 bench-fdinstall: prepare
 	scripts/bench-fdinstall.sh
 
-# lockdep_unregister_key() three ways on the debug kernel.
+# lockdep_unregister_key() four ways on the debug kernel.
 bench-lockdep: prepare
 	scripts/bench-lockdep.sh
 
@@ -218,6 +238,9 @@ mutate: prepare
 
 kcsan: prepare
 	TESTS_LIST=$(CURDIR)/configs/kcsan.list scripts/run-tests.sh
+
+kcsan-lockdep: prepare
+	TESTS=kcsan-lockdep TESTS_LIST=$(CURDIR)/configs/kcsan.list scripts/run-tests.sh
 
 clean:
 	rm -rf work/build results
