@@ -123,22 +123,37 @@ done
 
 echo
 echo "The fs patch and its counter-proposals (QEMU TCG: compare within a CPU count); medians over the boots"
-awk -F, "$AWK_MED"'
+awk -F, -v sides="$sides" -v cpus="$cpus" -v scpus="$storm_cpus" "$AWK_MED"'
 	FNR == 1 { f++; next }
-	f == 1 { k = $1 SUBSEP $2 SUBSEP $4; e[k, ++ne[k]] = $6; q[k, ne[k]] = $7; lost[$1] += $9; key[k] = 1 }
-	f == 2 { k = $1 SUBSEP $2 SUBSEP $4; g[k, ++ng[k]] = $5; gk[k] = 1 }
-	f == 3 { k = $1 SUBSEP $2; m[k, ++nm[k]] = $5; mk[k] = 1 }
-	f == 4 { k = $1 SUBSEP $2; r[k, ++nr[k]] = $6; ipr[k, nr[k]] = $7; ips[k, nr[k]] = $8; pc[k] = pc[k] " " $9; sk[k] = 1 }
+	f == 1 { k = $1 SUBSEP $2 SUBSEP $4; e[k, ++ne[k]] = $6; q[k, ne[k]] = $7; lost[$1] += $9 }
+	f == 2 { k = $1 SUBSEP $2 SUBSEP $4; g[k, ++ng[k]] = $5 }
+	f == 3 { k = $1 SUBSEP $2; m[k, ++nm[k]] = $5 }
+	f == 4 { k = $1 SUBSEP $2; r[k, ++nr[k]] = $6; ipr[k, nr[k]] = $7; ips[k, nr[k]] = $8; pc[k] = pc[k] " " $9 }
 	function m_of(a, cnt, k,   i, x) { for (i = 1; i <= cnt; i++) x[i] = a[k, i]; return med(x, cnt) }
 	END {
-		print "resize 64 -> 1024, us: kernel cpus installers median p99"
-		for (k in key) { split(k, s, SUBSEP); printf "  %-10s %2s %d %10.1f %10.1f\n", s[1], s[2], s[3], m_of(e, ne[k], k), m_of(q, ne[k], k) }
-		print "open 4096 fds in a threaded process, us: kernel cpus fds median"
-		for (k in gk) { split(k, s, SUBSEP); if (s[3] == 1024 || s[3] == 4096) printf "  %-10s %2s %5d %10.1f\n", s[1], s[2], s[3], m_of(g, ng[k], k) }
-		print "slab bytes per process sharing its table: kernel cpus bytes"
-		for (k in mk) { split(k, s, SUBSEP); printf "  %-10s %2s %10.0f\n", s[1], s[2], m_of(m, nm[k], k) }
-		print "fresh-table storm: kernel cpus resizes/s IPIs/resize IPIs/s (per-CPU IPIs/resize of each boot)"
-		for (k in sk) { split(k, s, SUBSEP); printf "  %-10s %2s %8.1f %8.2f %8.1f %s\n", s[1], s[2], m_of(r, nr[k], k), m_of(ipr, nr[k], k), m_of(ips, nr[k], k), pc[k] }
-		for (s1 in lost) if (lost[s1]) printf "LOST INSTALLS on %s: %d\n", s1, lost[s1]
+		ns = split(sides, s, " "); nc = split(cpus, c, " "); nsc = split(scpus, sc, " ")
+		print "resize 64 -> 1024 fds, us: median and p99 with an installer running | with the sibling idle"
+		for (j = 1; j <= nc; j++) for (i = 1; i <= ns; i++) {
+			k1 = s[i] SUBSEP c[j] SUBSEP 1; k0 = s[i] SUBSEP c[j] SUBSEP 0
+			if (ne[k1]) printf "  %2s vCPU %-10s %9.1f %9.1f | %9.1f %9.1f\n", c[j], s[i],
+				m_of(e, ne[k1], k1), m_of(q, ne[k1], k1), m_of(e, ne[k0], k0), m_of(q, ne[k0], k0)
+		}
+		print "a threaded process opening fds, us to reach 1024 and 4096"
+		for (j = 1; j <= nc; j++) for (i = 1; i <= ns; i++) {
+			k1 = s[i] SUBSEP c[j] SUBSEP 1024; k4 = s[i] SUBSEP c[j] SUBSEP 4096
+			if (ng[k1]) printf "  %2s vCPU %-10s %9.1f %9.1f\n", c[j], s[i], m_of(g, ng[k1], k1), m_of(g, ng[k4], k4)
+		}
+		print "unreclaimable slab per process that shares its table, bytes"
+		for (j = 1; j <= nc; j++) for (i = 1; i <= ns; i++) {
+			k = s[i] SUBSEP c[j]
+			if (nm[k]) printf "  %2s vCPU %-10s %9.0f\n", c[j], s[i], m_of(m, nm[k], k)
+		}
+		print "fresh-table storm: resizes/s, IPIs per resize, IPIs/s; each boot'"'"'s IPIs per resize on CPU 0/1/... (last: the bystander)"
+		for (j = 1; j <= nsc; j++) for (i = 1; i <= ns; i++) {
+			k = s[i] SUBSEP sc[j]
+			if (nr[k]) printf "  %2s vCPU %-10s %8.1f %6.2f %8.1f %s\n", sc[j], s[i],
+				m_of(r, nr[k], k), m_of(ipr, nr[k], k), m_of(ips, nr[k], k), pc[k]
+		}
+		for (x in lost) if (lost[x]) printf "LOST INSTALLS on %s: %d\n", x, lost[x]
 	}' "$out/fsalt-expand.csv" "$out/fsalt-grow.csv" "$out/fsalt-mem.csv" "$out/fsalt-storm.csv"
 echo "(csv and logs: ${out#"$TOP"/}/)"
