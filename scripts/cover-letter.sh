@@ -53,9 +53,10 @@ lockdep() {
 			for (i = 2; i <= n; i++) for (j = i; j > 1 && C[j - 1] + 0 > C[j] + 0; j--) { t = C[j]; C[j] = C[j - 1]; C[j - 1] = t }
 			for (i = 1; i <= n; i++) printf " %7s", C[i]
 			printf "   IPIs\n"
-			split("base expedited hazptr", S, " ")
-			split("synchronize_rcu()|synchronize_rcu_expedited()|hazptr_synchronize()", L, "|")
-			for (s = 1; s <= 3; s++) {
+			split("base expedited nosync hazptr", S, " ")
+			split("synchronize_rcu()|synchronize_rcu_expedited()|no wait for qdiscs (nosync)|hazptr_synchronize()", L, "|")
+			for (s = 1; s <= 4; s++) {
+				if (!c[S[s], C[n]]) continue
 				printf "     %-28s", L[s]
 				for (i = 1; i <= n; i++) {
 					k = c[S[s], C[i]]
