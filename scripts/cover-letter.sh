@@ -16,7 +16,7 @@ set -euo pipefail
 tmpl=$TOP/docs/cover-letter.in
 data=$TOP/docs/data
 [ -f "$tmpl" ] || die "missing ${tmpl#"$TOP"/}"
-CSVS="lockdep native-compare native-gate fdexpand5 icount-slub"
+CSVS="lockdep native-compare native-gate fdexpand5 icount-slub icount-slub-final"
 
 if [ "${1:-}" = --save ]; then
 	mkdir -p "$data"
@@ -100,7 +100,9 @@ fdexpand() {
 
 icount() {
 	local f
-	f=$(csv icount-slub) || true
+	# The final series' count when there is one (docs/data/icount-slub-final.csv).
+	f=$(csv icount-slub-final) || true
+	[ -n "$f" ] || f=$(csv icount-slub) || true
 	[ -n "$f" ] || return 0
 	echo
 	echo "   Instructions executed per call + close into a table shared with an"
