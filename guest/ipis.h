@@ -10,55 +10,28 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The "CAL:" row of /proc/interrupts, summed over CPUs; -1 if missing. */
-static inline long long cal_ipis(void)
+#define MAX_CPUS	64
+
+/*
+ * The "CAL:" row of /proc/interrupts per CPU into @v (MAX_CPUS entries);
+ * returns the CPUs, -1 if the row is missing.
+ */
+static inline int cal_ipis_cpu(long long *v)
 {
 	char line[4096];
-	long long sum = -1;
+	int n = -1;
 	FILE *f = fopen("/proc/interrupts", "r");
 
 	if (!f)
 		return -1;
 	while (fgets(line, sizeof(line), f)) {
 		char *p = line, *end;
-		long long v;
 
 		while (*p == ' ')
 			p++;
 		if (strncmp(p, "CAL:", 4))
 			continue;
-		sum = 0;
-		for (p += 4;; p = end) {
-			v = strtoll(p, &end, 10);
-			if (end == p)
-				break;
-			sum += v;
-		}
-		break;
-	}
-	fclose(f);
-	return sum;
-}
-
-#define MAX_CPUS	64
-
-/* The "CAL:" row per CPU into @v (MAX_CPUS entries); the CPUs, 0 if missing. */
-static inline int cal_ipis_cpu(long long *v)
-{
-	char line[4096];
-	int n = 0;
-	FILE *f = fopen("/proc/interrupts", "r");
-
-	if (!f)
-		return 0;
-	while (fgets(line, sizeof(line), f)) {
-		char *p = line, *end;
-
-		while (*p == ' ')
-			p++;
-		if (strncmp(p, "CAL:", 4))
-			continue;
-		for (p += 4; n < MAX_CPUS; p = end) {
+		for (n = 0, p += 4; n < MAX_CPUS; p = end) {
 			v[n] = strtoll(p, &end, 10);
 			if (end == p)
 				break;
@@ -68,6 +41,19 @@ static inline int cal_ipis_cpu(long long *v)
 	}
 	fclose(f);
 	return n;
+}
+
+/* The "CAL:" row of /proc/interrupts, summed over CPUs; -1 if missing. */
+static inline long long cal_ipis(void)
+{
+	long long v[MAX_CPUS], sum = 0;
+	int i, n = cal_ipis_cpu(v);
+
+	if (n < 0)
+		return -1;
+	for (i = 0; i < n; i++)
+		sum += v[i];
+	return sum;
 }
 
 #endif /* GUEST_IPIS_H */

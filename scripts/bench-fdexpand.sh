@@ -41,8 +41,7 @@ is_uint "$rounds" ROUNDS
 [[ $inst =~ ^[0-9]+$ ]] || die "INSTALLERS must be 0 or a positive integer, not '$inst'"
 for c in $cpus; do is_uint "$c" CPUS; done
 [ -e "$TREE/.git" ] || die "no kernel tree at $TREE (run 'make prepare')"
-fs_rev=$(git -C "$TREE" log --format=%H --grep='^fs: ' base..HEAD | head -1)
-[ -n "$fs_rev" ] || die "no 'fs:' patch in $TREE (run 'make prepare')"
+fs_rev=$(user_rev 'fs: ')
 base_rev=$(git -C "$TREE" rev-parse "$fs_rev~1")
 for p in fs-expedited fs-polled fs-sym asym-all-cpus; do
 	[ -f "$CONFIGS/ab/$p.patch" ] || die "missing configs/ab/$p.patch"

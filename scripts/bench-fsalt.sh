@@ -52,8 +52,7 @@ for s in $sides; do
 	esac
 done
 [ -e "$TREE/.git" ] || die "no kernel tree at $TREE (run 'make prepare')"
-fs_rev=$(git -C "$TREE" log --format=%H --grep='^fs: ' base..HEAD | head -1)
-[ -n "$fs_rev" ] || die "no 'fs:' patch in $TREE (run 'make prepare')"
+fs_rev=$(user_rev 'fs: ')
 base_rev=$(git -C "$TREE" rev-parse "$fs_rev~1")
 for p in fs-expedited fs-pregrow fs-ipi-all; do
 	[ -f "$CONFIGS/ab/$p.patch" ] || die "missing configs/ab/$p.patch"

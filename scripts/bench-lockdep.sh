@@ -33,8 +33,7 @@ is_uint "$pairs" PAIRS
 is_uint "$runs" RUNS
 for c in $cpus; do is_uint "$c" CPUS; done
 [ -e "$TREE/.git" ] || die "no kernel tree at $TREE (run 'make prepare')"
-hazptr_rev=$(git -C "$TREE" log --format=%H --grep='^lockdep: ' base..HEAD | head -1)
-[ -n "$hazptr_rev" ] || die "no 'lockdep:' patch in $TREE (run 'make prepare')"
+hazptr_rev=$(user_rev 'lockdep: ')
 base_rev=$(git -C "$TREE" rev-parse "$hazptr_rev~1")
 exp_patch=$CONFIGS/ab/lockdep-expedited.patch
 nosync_patch=$CONFIGS/ab/lockdep-nosync.patch

@@ -21,8 +21,7 @@ set -euo pipefail
 
 arches=${ARCHES:-x86_64 arm64 powerpc}
 [ -e "$TREE/.git" ] || die "no kernel tree at $TREE (run 'make prepare')"
-fs_rev=$(git -C "$TREE" log --format=%H --grep='^fs: ' base..HEAD | head -1)
-[ -n "$fs_rev" ] || die "no 'fs:' patch in $TREE (run 'make prepare')"
+fs_rev=$(user_rev 'fs: ')
 
 out=$RESULTS/bench
 mkdir -p "$out"

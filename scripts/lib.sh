@@ -102,6 +102,15 @@ series_head() {
 	fi
 }
 
+# user_rev PREFIX: the commit of $TREE whose subject starts with PREFIX (a
+# user patch: 'fs: ', 'lockdep: '); dies if the tree has none.
+user_rev() {
+	local rev
+	rev=$(git -C "$TREE" log --format=%H --grep="^$1" base..HEAD | head -1)
+	[ -n "$rev" ] || die "no '${1% }' patch in $TREE (run 'make prepare')"
+	echo "$rev"
+}
+
 # extract_base DIR: extract $TARBALL into DIR (which must not exist) and make
 # it a git repository whose one commit, tagged 'base' on branch 'upstream',
 # holds the tarball.  Name, address and dates are fixed, so every machine
