@@ -13,9 +13,10 @@
 #   make soak-next   the next entry of the matrix, in a fixed rotation, for
 #                    DURATION s (default 1800); appends a row to
 #                    docs/data/soak.tsv
-#   make test-next   patches/next/ (what waits for a user) on top of the
-#                    series, in work/next: configs/tests-next.list (two more
-#                    kernels; not part of make test)
+#   make test-next   patches/next/ (the lockdep user, and what waits for a
+#                    user) on top of the series, in work/next:
+#                    configs/tests-next.list (two more kernels; not part of
+#                    make test)
 #   make deps        install the Debian packages (root)
 #   make kernel      build KERNEL            make initramfs  build the initramfs
 #   make boot        boot KERNEL with the TORTURE_TYPE test, check its log
@@ -36,8 +37,9 @@
 #                    loop of fresh shared tables at 4 and 8 vCPUs (~25 min)
 #   make cross-icount  fd_install() compiled for x86-64, arm64 and ppc64le,
 #                    before and with the fs patch: listings and counts
-#   make bench-lockdep  lockdep_unregister_key(): tc qdisc replace and link
-#                    add+del on the debug kernel with synchronize_rcu(),
+#   make bench-lockdep  lockdep_unregister_key() (the lockdep user, in
+#                    patches/next/): tc qdisc replace and link add+del on
+#                    the debug kernel with synchronize_rcu(),
 #                    synchronize_rcu_expedited(), no wait for the qdisc
 #                    paths (lockdep_unregister_key_nosync()) and the
 #                    hazard pointer
@@ -65,14 +67,17 @@
 #                    checkpatch and get_maintainer per patch: results/series/
 #   make mutate      break the core (and users) one way at a time, as listed
 #                    in configs/mutations/, and show that the tests named by
-#                    each mutation catch it (not part of make test)
+#                    each mutation catch it (not part of make test);
+#                    make mutate-next: configs/mutations/next/ against
+#                    make test-next's tests
 #   make kcsan       the torture tests and the fd user on a KCSAN_STRICT
 #                    kernel (configs/kcsan.list; its own kernel build, so
 #                    not part of make test): a KCSAN report naming the
 #                    series' code fails, the others are listed
-#   make kcsan-lockdep  make kcsan's kcsan-lockdep row alone: the lockdep
-#                    user under KCSAN, PROVE_LOCKING and the function
-#                    tracer, which lockdep.o is built without (~15 min)
+#   make kcsan-lockdep  the lockdep user (patches/next/, work/next) under
+#                    KCSAN, PROVE_LOCKING and the function tracer, which
+#                    lockdep.o is built without (configs/kcsan-next.list,
+#                    ~15 min)
 #   make clean       remove work/build and results/ (keeps the tree, ccache)
 #   make distclean   also remove the ccache and initramfs; the kernel tree
 #                    work/linux only with FORCE=1
@@ -107,12 +112,12 @@ BOOT_TIMEOUT = $(or $(TIMEOUT),$(shell echo $$((2 * $(DURATION) + 60))))
 TORTURE_PARAMS = hazptrtorture.torture_type=$(TORTURE_TYPE)
 # The user workloads: shared fd tables grown while fds are installed, and
 # the expand_fdtable() latency (fd conversion), beside tun devices coming
-# and going.  The lockdep user needs the debug kernel: make test's
+# and going.  The lockdep user waits in patches/next/: make test-next's
 # users-lockdep boot runs it.
 USERS_PARAMS = hazptr_job=stress,fdexpand hazptr_fdexpand=13 \
 	hazptr_stress=--tun,$(SMP),--close,$(SMP),--dup,$(SMP),-t,15s,--metrics-brief
 
-.PHONY: all deps prepare prepare-next kernel initramfs boot test test-next soak soak-next check-series series mutate kcsan kcsan-lockdep native model bench bench-refscale bench-users bench-fdexpand bench-fsalt cross-icount bench-icount bench-uml bench-fdinstall bench-lockdep bench-retire bench-sync bench-switch clean distclean
+.PHONY: all deps prepare prepare-next kernel initramfs boot test test-next soak soak-next check-series series mutate mutate-next kcsan kcsan-lockdep native model bench bench-refscale bench-users bench-fdexpand bench-fsalt cross-icount bench-icount bench-uml bench-fdinstall bench-lockdep bench-retire bench-sync bench-switch clean distclean
 
 all: prepare
 	@mkdir -p results
@@ -173,11 +178,11 @@ bench-refscale: prepare
 	scripts/bench-refscale.sh
 
 # A/B of the user conversions: the tree with and without patches/users/.
-bench-users: prepare
+bench-users: prepare prepare-next
 	scripts/bench-users.sh
 	scripts/bench-fdexpand.sh
 	scripts/bench-fsalt.sh
-	scripts/bench-lockdep.sh
+	$(NEXT_ENV) scripts/bench-lockdep.sh
 
 # expand_fdtable() five ways on the bench kernel.
 bench-fdexpand: prepare
@@ -203,9 +208,9 @@ bench-uml: prepare
 bench-fdinstall: prepare
 	scripts/bench-fdinstall.sh
 
-# lockdep_unregister_key() four ways on the debug kernel.
-bench-lockdep: prepare
-	scripts/bench-lockdep.sh
+# lockdep_unregister_key() four ways on the debug kernel (patches/next/).
+bench-lockdep: prepare-next
+	$(NEXT_ENV) scripts/bench-lockdep.sh
 
 # The core on the host CPU: ns per operation and the gate storm, beside the
 # core before per-slot waits (COMPARE_REF), then the native tests.
@@ -236,11 +241,15 @@ bench: bench-refscale bench-users bench-retire bench-sync bench-switch
 mutate: prepare
 	scripts/mutate.sh
 
+# Those of configs/mutations/next/, against patches/next/ in work/next.
+mutate-next: prepare-next
+	$(NEXT_ENV) TESTS_LIST=$(CURDIR)/configs/tests-next.list MUTATIONS=$(CURDIR)/configs/mutations/next scripts/mutate.sh
+
 kcsan: prepare
 	TESTS_LIST=$(CURDIR)/configs/kcsan.list scripts/run-tests.sh
 
-kcsan-lockdep: prepare
-	TESTS=kcsan-lockdep TESTS_LIST=$(CURDIR)/configs/kcsan.list scripts/run-tests.sh
+kcsan-lockdep: prepare-next
+	$(NEXT_ENV) TESTS_LIST=$(CURDIR)/configs/kcsan-next.list scripts/run-tests.sh
 
 clean:
 	rm -rf work/build results

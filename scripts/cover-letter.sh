@@ -16,7 +16,7 @@ set -euo pipefail
 tmpl=$TOP/docs/cover-letter.in
 data=$TOP/docs/data
 [ -f "$tmpl" ] || die "missing ${tmpl#"$TOP"/}"
-CSVS="lockdep native-compare native-gate fdexpand5 icount-slub icount-slub-final"
+CSVS="native-compare native-gate fdexpand5 icount-slub icount-slub-final"
 
 if [ "${1:-}" = --save ]; then
 	mkdir -p "$data"
@@ -35,37 +35,6 @@ csv() {
 	elif [ -f "$data/$1.csv" ]; then
 		echo "$data/$1.csv"
 	fi
-}
-
-lockdep() {
-	local f
-	f=$(csv lockdep) || true
-	[ -n "$f" ] || { echo "   (no data: run make bench-lockdep)"; return; }
-	echo "   ms per tc qdisc replace of an mq root on a 16-queue dummy device"
-	echo "   (17 keys unregistered), debug kernel, median of rounds (TCG), and"
-	echo "   function-call IPIs per replace at the most vCPUs:"
-	echo
-	awk -F, "$AWK_MED"'
-		NR > 1 && $4 == "qdisc-replace" { m[$1, $2, ++c[$1, $2]] = $5; ipi[$1, $2] += $7; cp[$2] = 1 }
-		END {
-			printf "     %-28s", "vCPUs"
-			n = 0; for (x in cp) C[++n] = x
-			for (i = 2; i <= n; i++) for (j = i; j > 1 && C[j - 1] + 0 > C[j] + 0; j--) { t = C[j]; C[j] = C[j - 1]; C[j - 1] = t }
-			for (i = 1; i <= n; i++) printf " %7s", C[i]
-			printf "   IPIs\n"
-			split("base expedited nosync hazptr", S, " ")
-			split("synchronize_rcu()|synchronize_rcu_expedited()|no wait for qdiscs (nosync)|hazptr_synchronize()", L, "|")
-			for (s = 1; s <= 4; s++) {
-				if (!c[S[s], C[n]]) continue
-				printf "     %-28s", L[s]
-				for (i = 1; i <= n; i++) {
-					k = c[S[s], C[i]]
-					for (j = 1; j <= k; j++) M[j] = m[S[s], C[i], j]
-					printf " %7.0f", med(M, k) / 1000
-				}
-				printf "   %.0f\n", ipi[S[s], C[n]] / c[S[s], C[n]]
-			}
-		}' "$f"
 }
 
 fdexpand() {
@@ -157,12 +126,11 @@ gate() {
 }
 
 ntorture=$(awk '$1 !~ /^#/ && NF >= 5 && $3 ~ /^(SUCCESS|FAILURE)$/ && $2 != "native" && $2 != "model"' "$TOP/configs/tests.list" | wc -l)
-nmut=$(find "$TOP/configs/mutations" -name '*.patch' | wc -l)
+nmut=$(find "$TOP/configs/mutations" -maxdepth 1 -name '*.patch' | wc -l)
 version=$(dpkg-query -W -f '${Version}' linux-source-6.12 2>/dev/null || echo "6.12")
 
 while IFS= read -r line; do
 	case $line in
-	@@LOCKDEP@@) lockdep ;;
 	@@NATIVE@@) native ;;
 	@@GATE@@) gate ;;
 	@@FDEXPAND@@) fdexpand ;;

@@ -46,6 +46,7 @@ nmain=0
 [ -z "${main_head:-}" ] || nmain=$(git -C "$TREE" rev-list --count "base..$main_head")
 
 rm -f "$CONFIGS/test-only"/*.patch
+[ -z "${main_head:-}" ] || rm -f "$CONFIGS/test-only/next"/*.patch
 
 prev=core
 n=0 m=0
@@ -53,11 +54,14 @@ for f in "$tmp"/*.patch; do
 	[ -e "$f" ] || break
 	name=$(basename "$f" .patch)
 	n=$((n + 1))
-	# Test-only commits go to configs/test-only/, unnumbered; the
-	# series' numbers skip them.
+	# Test-only commits go to configs/test-only/ (those after the main
+	# tree's commits in the next tree to configs/test-only/next/),
+	# unnumbered; the series' numbers skip them.
 	if [[ ${name#*-} == TEST-ONLY-* ]]; then
-		mkdir -p "$CONFIGS/test-only"
-		mv "$f" "$CONFIGS/test-only/${name#*-}.patch"
+		t=$CONFIGS/test-only
+		[ "$n" -le "$nmain" ] || [ -z "${main_head:-}" ] || t=$t/next
+		mkdir -p "$t"
+		mv "$f" "$t/${name#*-}.patch"
 		continue
 	fi
 	m=$((m + 1))
@@ -75,4 +79,6 @@ for d in $dirs; do
 	note "patches/$d: $(series_files "$d" | wc -l) patches"
 done
 [ -z "$(test_only_files)" ] || note "configs/test-only: $(test_only_files | wc -l) patches"
+[ -z "${main_head:-}" ] || [ -z "$(test_only_next_files)" ] ||
+	note "configs/test-only/next: $(test_only_next_files | wc -l) patches"
 note "exported $n patches"

@@ -77,9 +77,15 @@ test_only_files() {
 	ls "$CONFIGS/test-only"/*.patch 2>/dev/null | LC_ALL=C sort || true
 }
 
+# test_only_next_files: configs/test-only/next/*.patch, the test-only
+# commits for the users that wait in patches/next/, applied after it.
+test_only_next_files() {
+	ls "$CONFIGS/test-only/next"/*.patch 2>/dev/null | LC_ALL=C sort || true
+}
+
 # tree_files DIR...: the patches prepare-tree.sh applies for these series
 # directories, in order: the series, the test-only patches if users/ is
-# among them, then next/.
+# among them, then next/ and its test-only patches.
 tree_files() {
 	local d main=() next=
 	for d in "$@"; do
@@ -87,7 +93,7 @@ tree_files() {
 	done
 	[ ${#main[@]} -eq 0 ] || series_files "${main[@]}"
 	case " ${main[*]} " in *" users "*) test_only_files ;; esac
-	[ -z "$next" ] || series_files next
+	[ -z "$next" ] || { series_files next; test_only_next_files; }
 }
 
 # series_head [TREE]: the commit that ends the series as mailed: the one

@@ -8,10 +8,16 @@
 #   mutate.sh [NAME...]       (default: every configs/mutations/*.patch)
 #   REPEAT=5 mutate.sh NAME   apply once, run the tests 5 times (each run
 #                             re-checks the build, a no-op, and the initramfs)
+#   MUTATE_TESTS="a b" mutate.sh NAME
+#                             run tests a and b instead of those the
+#                             mutation's header names
+#   MUTATIONS=DIR             the mutations of DIR (default configs/mutations;
+#                             make mutate-next: configs/mutations/next/ with
+#                             TREE=work/next and configs/tests-next.list)
 #
 # A mutation is a patch file against the work tree with the series applied;
 # its header, before the diff, says what it breaks and which tests of
-# configs/tests.list must catch it:
+# configs/tests.list (TESTS_LIST) must catch it:
 #
 #   # what: the full barrier of hazptr_acquire() removed
 #   # tests: hazptr-windows
@@ -26,7 +32,7 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/pipeline.sh"
 
-dir=$CONFIGS/mutations
+dir=${MUTATIONS:-$CONFIGS/mutations}
 [ -e "$TREE/.git" ] || die "no kernel tree at $TREE (run 'make prepare')"
 [ -z "$(git -C "$TREE" status --porcelain --untracked-files=no)" ] ||
 	die "$TREE has uncommitted changes: a mutation run would mix them in"
@@ -64,6 +70,7 @@ for m in "${muts[@]}"; do
 	name=$(basename "$m" .patch)
 	tests=$(sed -n 's/^# tests: //p' "$m" | head -1)
 	[ -n "$tests" ] || die "$name: no '# tests:' line"
+	tests=${MUTATE_TESTS:-$tests}
 	if ! git -C "$TREE" apply --check "$m" 2>/dev/null; then
 		echo "MISSED $name: does not apply to the work tree (update ${m#"$TOP"/})"
 		missed=$((missed + 1))
