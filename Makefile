@@ -17,6 +17,8 @@
 #                    user) on top of the series, in work/next:
 #                    configs/tests-next.list (two more kernels; not part of
 #                    make test)
+#   make test-arm64  every torture row of configs/tests.list that boots the
+#                    preempt kernel, booted on arm64 instead (TCG)
 #   make deps        install the Debian packages (root)
 #   make kernel      build KERNEL            make initramfs  build the initramfs
 #   make boot        boot KERNEL with the TORTURE_TYPE test, check its log
@@ -117,7 +119,7 @@ TORTURE_PARAMS = hazptrtorture.torture_type=$(TORTURE_TYPE)
 USERS_PARAMS = hazptr_job=stress,fdexpand hazptr_fdexpand=13 \
 	hazptr_stress=--tun,$(SMP),--close,$(SMP),--dup,$(SMP),-t,15s,--metrics-brief
 
-.PHONY: all deps prepare prepare-next kernel initramfs boot test test-next soak soak-next check-series series mutate mutate-next kcsan kcsan-lockdep native model bench bench-refscale bench-users bench-fdexpand bench-fsalt cross-icount bench-icount bench-uml bench-fdinstall bench-lockdep bench-retire bench-sync bench-switch clean distclean
+.PHONY: all deps prepare prepare-next kernel initramfs boot test test-arm64 test-next soak soak-next check-series series mutate mutate-next kcsan kcsan-lockdep native model bench bench-refscale bench-users bench-fdexpand bench-fsalt cross-icount bench-icount bench-uml bench-fdinstall bench-lockdep bench-retire bench-sync bench-switch clean distclean
 
 all: prepare
 	@mkdir -p results
@@ -149,6 +151,13 @@ boot:
 
 test: prepare
 	scripts/run-tests.sh
+
+# The torture rows of the preempt kernel, on the arm64 kernel.
+test-arm64: prepare
+	@mkdir -p results
+	awk '!/^#/ && NF >= 5 && $$2 == "preempt" && !/hazptr_job=/ { $$1 = "arm64-" $$1; $$2 = "arm64"; print }' \
+		configs/tests.list >results/arm64.list
+	TESTS_LIST=$(CURDIR)/results/arm64.list scripts/run-tests.sh
 
 # patches/next/ on top of the series, in its own tree and build directory.
 NEXT_ENV := TREE=$(CURDIR)/work/next BUILD=$(CURDIR)/work/build-next

@@ -79,7 +79,7 @@ uml_build() {
 	if ! { make -C "$ab" O="$out" ARCH=um SUBARCH=x86_64 tinyconfig &&
 	       "$ab/scripts/kconfig/merge_config.sh" -m -O "$out" "$out/.config" "$CONFIGS/uml.config" &&
 	       make -C "$ab" O="$out" ARCH=um SUBARCH=x86_64 olddefconfig &&
-	       make -C "$ab" O="$out" ARCH=um SUBARCH=x86_64 -j"$JOBS" CC="$KCC" linux
+	       make -C "$ab" O="$out" ARCH=um SUBARCH=x86_64 -j"$JOBS" CC="${KCC:-ccache gcc}" linux
 	     } >"$out/build.log" 2>&1; then
 		tail -40 "$out/build.log" >&2
 		die "the UML kernel $name did not build (log: ${out#"$TOP"/}/build.log)"

@@ -13,7 +13,10 @@
 #   -s SMP      guest CPUs (default: $SMP, else 2)
 #   -m MEM      guest memory (default: $MEM, else 1G)
 #   -l LOG      log file (default: $RESULTS/NAME.log)
-# ACCEL overrides the accelerator (default from scripts/qemu/$ARCH.conf: tcg).
+# The guest's architecture is the kernel's ("# arch:" in configs/kernels/;
+# ARCH for an image path, default x86_64), and with it the QEMU settings
+# (scripts/qemu/ARCH.conf) and the initramfs (initramfs.sh ARCH).
+# ACCEL overrides the accelerator (default from scripts/qemu/ARCH.conf: tcg).
 # QEMU_ARGS adds arguments to QEMU's command line (e.g. '-icount shift=0').
 # Prints the log path on stdout. Exits non-zero if QEMU cannot start, exits
 # with an error, or is still running at the timeout (then the last 40 lines
@@ -41,10 +44,9 @@ is_uint "$timeout" TIMEOUT
 is_uint "$smp" SMP
 [[ $mem =~ ^[0-9]+[MG]?$ ]] || die "MEM must be a size like 1G or 512M, not '$mem'"
 
-ARCH=${ARCH:-x86_64}
-conf=$TOP/scripts/qemu/$ARCH.conf
-[ -f "$conf" ] || die "no QEMU settings for ARCH=$ARCH (known: $(ls "$TOP/scripts/qemu" | sed 's/\.conf$//' | tr '\n' ' '))"
-. "$conf"
+arch=${ARCH:-x86_64}
+[ -f "$kernel" ] || { check_kernel "$kernel" && arch=$(kernel_arch "$kernel"); }
+arch_conf "$arch"
 accel=${ACCEL:-$QEMU_ACCEL}
 need "$QEMU_BIN" "$QEMU_PACKAGE"
 need timeout coreutils
@@ -58,16 +60,17 @@ else
 	image=$kdir/$QEMU_IMAGE kname=$kernel
 	[ -f "$image" ] || die "kernel '$kernel' is not built: $image missing (run scripts/build.sh $kernel)"
 fi
-[ -f "$INITRAMFS" ] || die "$INITRAMFS missing (run scripts/initramfs.sh)"
+initramfs=$(arch_initramfs "$arch")
+[ -f "$initramfs" ] || die "$initramfs missing (run scripts/initramfs.sh $arch)"
 
 log=${log:-$RESULTS/$name.log}
 mkdir -p "$(dirname "$log")"
 # Modules built with the kernel (build.sh) go in a second archive.
-initrd=$INITRAMFS
+initrd=$initramfs
 if [ -n "$kdir" ] && [ -f "$kdir/modules.cpio.gz" ]; then
 	initrd=$(mktemp "${TMPDIR:-/tmp}/hazptr-initrd.XXXXXX")
 	trap 'rm -f "$initrd"' EXIT
-	cat "$INITRAMFS" "$kdir/modules.cpio.gz" >"$initrd"
+	cat "$initramfs" "$kdir/modules.cpio.gz" >"$initrd"
 fi
 # panic=-1: a panic reboots at once, and -no-reboot turns that into an exit.
 append="console=$QEMU_CONSOLE panic=-1 ${QEMU_CMDLINE:+$QEMU_CMDLINE }$*"

@@ -1,11 +1,13 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# Build the bzImage of kernel NAME in $BUILD/NAME (configuring it first when
-# its fragments or the tree's Kconfig files changed since the last config.sh).
+# Build the image of kernel NAME in $BUILD/NAME (configuring it first when
+# its fragments or the tree's Kconfig files changed since the last config.sh):
+# for its architecture ("# arch:" in configs/kernels/NAME), the make target
+# and cross compiler of scripts/qemu/ARCH.conf.
 #
 #   build.sh NAME
 #
-# Compiles with CC="ccache gcc" (CCACHE_DIR defaults to ~/.cache/ccache, which
+# Compiles with CC="ccache gcc" (or the cross gcc; KCC overrides; CCACHE_DIR defaults to ~/.cache/ccache, which
 # 'make clean' keeps) and JOBS=3 parallel jobs. Prints the image path on
 # stdout. On failure: the last 40 lines of $BUILD/NAME/build.log. A kernel
 # with CONFIG_MODULES=y also gets $BUILD/NAME/modules.cpio.gz.
@@ -17,8 +19,10 @@ set -euo pipefail
 name=$1
 check_kernel "$name"
 need ccache ccache
-need gcc build-essential
 is_uint "$JOBS" JOBS
+arch=$(kernel_arch "$name")
+arch_conf "$arch"
+need "${CROSS_COMPILE}gcc" "$CROSS_PACKAGE"
 [ -f "$TREE/Makefile" ] || die "no kernel tree at $TREE (run 'make' or scripts/prepare-tree.sh)"
 
 out=$BUILD/$name
@@ -32,13 +36,13 @@ fi
 mkdir -p "$CCACHE_DIR"
 note "building $name (make -j$JOBS, ccache in $CCACHE_DIR, log: $log)"
 start=$(date +%s)
-arch=$(kernel_arch "$name")
-if ! make -C "$TREE" O="$out" ARCH="$arch" -j"$JOBS" CC="$KCC" bzImage >"$log" 2>&1; then
+K() { make -C "$TREE" O="$out" ARCH="$arch" CROSS_COMPILE="$CROSS_COMPILE" -j"$JOBS" CC="$kcc" "$@"; }
+if ! K "$KERNEL_TARGET" >"$log" 2>&1; then
 	echo "---- last 40 lines of $log ----" >&2
 	tail -40 "$log" >&2
 	die "build of kernel '$name' failed after $(( $(date +%s) - start ))s (log: $log)"
 fi
-image=$out/arch/x86/boot/bzImage
+image=$out/$QEMU_IMAGE
 [ -f "$image" ] || die "build of '$name' succeeded but $image is missing"
 # A kernel with modules gets them as a second cpio archive, which boot.sh
 # appends to the initramfs (the kernel unpacks concatenated archives).
@@ -47,8 +51,7 @@ if grep -qx 'CONFIG_MODULES=y' "$out/.config"; then
 	need depmod kmod
 	need cpio cpio
 	rm -rf "$out/modroot"
-	if ! { make -C "$TREE" O="$out" ARCH="$arch" -j"$JOBS" CC="$KCC" modules &&
-	       make -C "$TREE" O="$out" ARCH="$arch" INSTALL_MOD_PATH="$out/modroot" INSTALL_MOD_STRIP=1 modules_install; } >>"$log" 2>&1; then
+	if ! { K modules && K INSTALL_MOD_PATH="$out/modroot" INSTALL_MOD_STRIP=1 modules_install; } >>"$log" 2>&1; then
 		tail -40 "$log" >&2
 		die "modules of kernel '$name' failed to build (log: $log)"
 	fi

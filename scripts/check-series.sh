@@ -63,7 +63,7 @@ build_at() {
 sparse_msgs() {
 	local obj=${1%.c}.o
 	rm -f "$out/$obj"
-	make -C "$wt" O="$out" CC="$KCC" C=2 "$obj" 2>&1 |
+	make -C "$wt" O="$out" CC="${KCC:-ccache gcc}" C=2 "$obj" 2>&1 |
 		grep -E "^$wt/$1:[0-9]+:[0-9]+: (warning|error):" |
 		sed -E "s|^$wt/||; s|:[0-9]+:[0-9]+:|:|" | sort -u || true
 }

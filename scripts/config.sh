@@ -17,7 +17,6 @@ set -euo pipefail
 name=$1
 check_kernel "$name"
 need make build-essential
-need gcc build-essential
 need flex flex
 need bison bison
 need bc bc
@@ -31,7 +30,9 @@ stamp=$(config_stamp "$name")
 rm -f "$out/.hazptr-config-stamp"
 
 arch=$(kernel_arch "$name")
-K() { make -C "$TREE" O="$out" ARCH="$arch" CC="$KCC" "$@" >>"$log" 2>&1; }
+arch_conf "$arch"
+need "${CROSS_COMPILE}gcc" "$CROSS_PACKAGE"
+K() { make -C "$TREE" O="$out" ARCH="$arch" CROSS_COMPILE="$CROSS_COMPILE" CC="$kcc" "$@" >>"$log" 2>&1; }
 : >"$log"
 K tinyconfig || { tail -20 "$log" >&2; die "make tinyconfig failed (log: $log)"; }
 "$TREE/scripts/kconfig/merge_config.sh" -m -O "$out" "$out/.config" $frags >>"$log" 2>&1 ||

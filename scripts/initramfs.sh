@@ -5,31 +5,46 @@
 # busybox's) with every library ldd lists and the dynamic loader, the
 # programs of guest/ (static), and scripts/guest-init as /init.
 #
-#   initramfs.sh [OUTPUT]
+#   initramfs.sh [ARCH]
+#
+# For another ARCH than x86_64 ($WORK/initramfs-ARCH.cpio.gz): the
+# busybox and compiler of scripts/qemu/ARCH.conf (arm64: Debian's arm64
+# busybox-static, which make deps unpacks into work/arm64/, and
+# aarch64-linux-gnu-gcc), without stress-ng and iproute2.
 #
 # /init reads its job from the kernel command line (see scripts/guest-init).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/pipeline.sh"
 
-out=${1:-$INITRAMFS}
+[ $# -le 1 ] || die "usage: initramfs.sh [ARCH]"
+arch=${1:-x86_64}
+arch_conf "$arch"
+out=$(arch_initramfs "$arch")
 need cpio cpio
 need gzip gzip
 need ldd libc-bin
-BUSYBOX=${BUSYBOX:-$(command -v busybox || true)}
-STRESS_NG=${STRESS_NG:-$(command -v stress-ng || true)}
-[ -n "$BUSYBOX" ] && [ -x "$BUSYBOX" ] ||
+# The host's busybox-static gives the applet list: the same Debian
+# version as the arm64 one that make deps unpacks.
+HOST_BUSYBOX=$(command -v busybox || true)
+[ -n "$HOST_BUSYBOX" ] && [ -x "$HOST_BUSYBOX" ] ||
 	die "'busybox' not found: install package 'busybox-static' (run 'make deps')"
-ldd "$BUSYBOX" >/dev/null 2>&1 &&
+BUSYBOX=${BUSYBOX:-${GUEST_BUSYBOX:-$HOST_BUSYBOX}}
+[ -x "$BUSYBOX" ] ||
+	die "$BUSYBOX not found: the $arch busybox-static is unpacked there by 'make deps'"
+[ -n "$GUEST_BUSYBOX" ] || ! ldd "$BUSYBOX" >/dev/null 2>&1 ||
 	die "$BUSYBOX is dynamically linked: install package 'busybox-static' (run 'make deps')"
-[ -n "$STRESS_NG" ] && [ -x "$STRESS_NG" ] ||
-	die "'stress-ng' not found: install package 'stress-ng' (run 'make deps')"
-IP=${IP:-$(PATH=$PATH:/usr/sbin:/sbin command -v ip || true)}
-TC=${TC:-$(PATH=$PATH:/usr/sbin:/sbin command -v tc || true)}
-for prog in "$IP" "$TC"; do
-	[ -n "$prog" ] && [ -x "$prog" ] && ! "$prog" -V 2>&1 | grep -qi busybox ||
-		die "iproute2's 'ip' or 'tc' not found: install package 'iproute2' (run 'make deps')"
-done
+if [ -n "$GUEST_FULL" ]; then
+	STRESS_NG=${STRESS_NG:-$(command -v stress-ng || true)}
+	[ -n "$STRESS_NG" ] && [ -x "$STRESS_NG" ] ||
+		die "'stress-ng' not found: install package 'stress-ng' (run 'make deps')"
+	IP=${IP:-$(PATH=$PATH:/usr/sbin:/sbin command -v ip || true)}
+	TC=${TC:-$(PATH=$PATH:/usr/sbin:/sbin command -v tc || true)}
+	for prog in "$IP" "$TC"; do
+		[ -n "$prog" ] && [ -x "$prog" ] && ! "$prog" -V 2>&1 | grep -qi busybox ||
+			die "iproute2's 'ip' or 'tc' not found: install package 'iproute2' (run 'make deps')"
+	done
+fi
 
 root=$(mktemp -d "${TMPDIR:-/tmp}/hazptr-initramfs.XXXXXX")
 trap 'rm -rf "$root"' EXIT
@@ -38,7 +53,7 @@ chmod 1777 "$root/tmp"
 
 # busybox and its applets (relative links, so the tree can be inspected).
 cp "$BUSYBOX" "$root/bin/busybox"
-for applet in $("$BUSYBOX" --list-full); do
+for applet in $("$HOST_BUSYBOX" --list-full); do
 	case $applet in linuxrc|init|sbin/init) continue ;; esac
 	[ -e "$root/$applet" ] && continue
 	mkdir -p "$root/$(dirname "$applet")"
@@ -64,17 +79,19 @@ install_dynamic() {
 	done
 }
 
-install_dynamic "$STRESS_NG" usr/bin/stress-ng
-install_dynamic "$IP" usr/sbin/ip
-install_dynamic "$TC" usr/sbin/tc
+if [ -n "$GUEST_FULL" ]; then
+	install_dynamic "$STRESS_NG" usr/bin/stress-ng
+	install_dynamic "$IP" usr/sbin/ip
+	install_dynamic "$TC" usr/sbin/tc
+fi
 
 # The guest's own benchmark programs (guest/*.c), linked statically.
-need gcc build-essential
+need "$GUEST_CC" "$CROSS_PACKAGE"
 for src in "$TOP"/guest/*.c; do
 	[ -e "$src" ] || continue
 	bin=$root/usr/bin/$(basename "$src" .c)
-	gcc -O2 -Wall -static -pthread -o "$bin" "$src" ||
-		die "cannot build $(basename "$src") (static glibc: package 'libc6-dev')"
+	"$GUEST_CC" -O2 -Wall -static -pthread -o "$bin" "$src" ||
+		die "cannot build $(basename "$src") with $GUEST_CC (static glibc: package '$GUEST_LIBC_PACKAGE')"
 done
 
 # The kernel opens /dev/console before devtmpfs is mounted.
@@ -88,4 +105,8 @@ mkdir -p "$(dirname "$out")"
 (cd "$root" && find . | LC_ALL=C sort | cpio --quiet -o -H newc -R 0:0 | gzip -9n) >"$out.tmp" ||
 	die "cpio failed"
 mv "$out.tmp" "$out"
-note "wrote $out ($(du -h "$out" | cut -f1), busybox + stress-ng $("$STRESS_NG" --version 2>/dev/null | awk '{print $3; exit}') + $("$IP" -V 2>/dev/null | grep -o 'iproute2-[0-9.]*' | head -1))"
+if [ -n "$GUEST_FULL" ]; then
+	note "wrote $out ($(du -h "$out" | cut -f1), busybox + stress-ng $("$STRESS_NG" --version 2>/dev/null | awk '{print $3; exit}') + $("$IP" -V 2>/dev/null | grep -o 'iproute2-[0-9.]*' | head -1))"
+else
+	note "wrote $out ($(du -h "$out" | cut -f1), $arch: busybox and guest/ only)"
+fi

@@ -22,6 +22,10 @@
 #   mutation=NAME     run the program over hazptr.c with
 #                     configs/mutations/NAME.patch applied to a copy (the
 #                     tree is left alone)
+#   arm64             build it with aarch64-linux-gnu-gcc -static, in a
+#                     copy of the harness in work/native-arm64/, and run
+#                     it under qemu-aarch64 (user mode: arm64's atomics and
+#                     barrier macros, on the host's memory model)
 # run exits 0 when the harness printed PASS (and ThreadSanitizer reported
 # nothing), 1 when it printed FAIL or TSan reported, 3 when the harness does
 # not build, 2 on any other outcome (a crash); its output goes to LOG.
@@ -60,9 +64,30 @@ run)
 	[ $# -ge 2 ] || die "usage: native.sh run LOG PARAMS..."
 	log=$2
 	shift 2
-	base=stress variant= m= args=()
+	base=stress variant= m= args=() cross=() runner=()
 	for p in "$@"; do
 		case $p in
+		arm64)
+			need aarch64-linux-gnu-gcc gcc-aarch64-linux-gnu
+			need qemu-aarch64 qemu-user
+			# A copy at the tree's depth (the shim includes
+			# ../../../../../include/linux/hazptr.h), without the
+			# host's binaries, which make would take as up to date.
+			x=$WORK/native-arm64
+			mkdir -p "$x/tools/testing/hazptr"
+			rsync -a --delete --exclude='/.mutant' \
+				--exclude='/bench' --exclude='/gate' --exclude='/gate-mutant' \
+				--exclude='/stress' --exclude='/stress-debug' \
+				--exclude='/stress-tsan' --exclude='/stress-mutant' \
+				"$dir/" "$x/tools/testing/hazptr/" ||
+				die "cannot copy the harness to ${x#"$TOP"/}"
+			for d in include kernel tools/include; do
+				ln -sfn "$TREE/$d" "$x/$d"
+			done
+			dir=$x/tools/testing/hazptr
+			cross=(CC="aarch64-linux-gnu-gcc -static")
+			runner=(qemu-aarch64)
+			;;
 		gate) base=gate ;;
 		tsan) variant=-tsan ;;
 		debug) variant=-debug ;;
@@ -76,15 +101,16 @@ run)
 	done
 	[ "$base$variant" != gate-tsan ] && [ "$base$variant" != gate-debug ] ||
 		die "gate has no ${variant#-} build"
+	[ ${#cross[@]} = 0 ] || [ "$variant" != -tsan ] || die "no ThreadSanitizer build for arm64"
 	prog=$base$variant
 	# A build that fails is neither a pass nor a catch (exit 3).
 	case $variant in
-	-mutant) (hmake "$prog" MUTATION="$m") || exit 3 ;;
-	*) (hmake "$prog") || exit 3 ;;
+	-mutant) (hmake "$prog" MUTATION="$m" "${cross[@]}") || exit 3 ;;
+	*) (hmake "$prog" "${cross[@]}") || exit 3 ;;
 	esac
 	mkdir -p "$(dirname "$log")"
 	rc=0
-	(cd "$dir" && "./$prog" "${args[@]}") >"$log" 2>&1 || rc=$?
+	(cd "$dir" && "${runner[@]}" "./$prog" "${args[@]}") >"$log" 2>&1 || rc=$?
 	tail -n 3 "$log" >&2
 	grep -q '^WARNING: ThreadSanitizer' "$log" && exit 1
 	grep -q '^PASS' "$log" && [ "$rc" = 0 ] && exit 0

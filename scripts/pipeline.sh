@@ -11,7 +11,6 @@ export CCACHE_DIR=${CCACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/ccache}
 export CCACHE_BASEDIR=${CCACHE_BASEDIR:-$TOP}
 export CCACHE_NOHASHDIR=${CCACHE_NOHASHDIR:-true}
 JOBS=${JOBS:-3}
-KCC=${KCC:-ccache gcc}
 
 # known_kernels: the named kernel builds, one per file in configs/kernels/.
 known_kernels() {
@@ -50,6 +49,28 @@ kernel_arch() {
 	local a
 	a=$(sed -n 's/^# arch: *//p' "$CONFIGS/kernels/$1" | head -1)
 	echo "${a:-x86_64}"
+}
+
+# arch_conf ARCH: source scripts/qemu/ARCH.conf, the data of one guest
+# architecture: QEMU's settings, the kernel image and the make target that
+# builds it, the cross compiler, and the guest's compiler and busybox.
+# i386 (check-series builds it, nothing boots it) builds as x86_64 does.
+arch_conf() {
+	local f=$TOP/scripts/qemu/${1/#i386/x86_64}.conf
+	[ -f "$f" ] || die "no settings for ARCH=$1 (known: $(ls "$TOP/scripts/qemu" | sed 's/\.conf$//' | tr '\n' ' '))"
+	# shellcheck disable=SC1090
+	. "$f"
+	# The kernel's compiler: KCC if set, else ccache and the architecture's
+	# (cross) gcc.
+	kcc=${KCC:-ccache ${CROSS_COMPILE}gcc}
+}
+
+# arch_initramfs ARCH: the initramfs of ARCH's guests (initramfs.sh).
+arch_initramfs() {
+	case $1 in
+	x86_64|i386) echo "$INITRAMFS" ;;
+	*) echo "${INITRAMFS%.cpio.gz}-$1.cpio.gz" ;;
+	esac
 }
 
 # config_stamp NAME: a hash of what the configuration of NAME depends on: its

@@ -77,11 +77,14 @@ for tname in "${selected[@]}"; do
 	[ -n "${built[$k]:-}" ] && continue
 	if "$TOP/scripts/build.sh" "$k" >/dev/null; then built[$k]=ok; else built[$k]=failed; fi
 done
-initramfs=ok
+# One initramfs per guest architecture among the selected kernels.
+declare -A initramfs
 for tname in "${selected[@]}"; do
-	host_test "${t_kernel[$tname]}" && continue
-	"$TOP/scripts/initramfs.sh" || initramfs=failed
-	break
+	k=${t_kernel[$tname]}
+	host_test "$k" && continue
+	a=$(kernel_arch "$k")
+	[ -n "${initramfs[$a]:-}" ] && continue
+	if "$TOP/scripts/initramfs.sh" "$a"; then initramfs[$a]=ok; else initramfs[$a]=failed; fi
 done
 
 mkdir -p "$RESULTS"
@@ -114,7 +117,10 @@ for tname in "${selected[@]}"; do
 		continue
 	fi
 	if [ "${built[$k]}" != ok ]; then fail "$tname" "kernel $k did not build"; continue; fi
-	if [ "$initramfs" != ok ]; then fail "$tname" "initramfs did not build"; continue; fi
+	if [ "${initramfs[$(kernel_arch "$k")]}" != ok ]; then
+		fail "$tname" "the $(kernel_arch "$k") initramfs did not build"
+		continue
+	fi
 	case " $params " in
 	*" hazptr_job="*) ;;
 	*)
