@@ -39,8 +39,9 @@
 #                    loop of fresh shared tables at 4 and 8 vCPUs (~25 min)
 #   make cross-icount  fd_install() compiled for x86-64, arm64 and ppc64le,
 #                    before and with the fs patch: listings and counts
-#   make bench-lockdep  lockdep_unregister_key() (the lockdep user, in
-#                    patches/next/): tc qdisc replace and link add+del on
+#   make bench-lockdep  lockdep_unregister_key() (the lockdep user of
+#                    patches/next/, applied to the series as an A/B side):
+#                    tc qdisc replace and link add+del on
 #                    the debug kernel with synchronize_rcu(),
 #                    synchronize_rcu_expedited(), no wait for the qdisc
 #                    paths (lockdep_unregister_key_nosync()) and the
@@ -116,7 +117,10 @@ TORTURE_PARAMS = hazptrtorture.torture_type=$(TORTURE_TYPE)
 # the expand_fdtable() latency (fd conversion), beside tun devices coming
 # and going.  The lockdep user waits in patches/next/: make test-next's
 # users-lockdep boot runs it.
-USERS_PARAMS = hazptr_job=stress,fdexpand hazptr_fdexpand=13 \
+# The arm64 guest has no stress-ng: the fd table expansion alone there.
+KERNEL_ARCH := $(or $(shell sed -n 's/^\# arch: *//p' configs/kernels/$(KERNEL)),x86_64)
+USERS_PARAMS = $(if $(filter arm64,$(KERNEL_ARCH)),hazptr_job=fdexpand hazptr_fdexpand=13,$(USERS_PARAMS_X86))
+USERS_PARAMS_X86 = hazptr_job=stress,fdexpand hazptr_fdexpand=13 \
 	hazptr_stress=--tun,$(SMP),--close,$(SMP),--dup,$(SMP),-t,15s,--metrics-brief
 
 .PHONY: all deps prepare prepare-next kernel initramfs boot test test-arm64 test-next soak soak-next check-series series mutate mutate-next kcsan kcsan-lockdep native model bench bench-refscale bench-users bench-fdexpand bench-fsalt cross-icount bench-icount bench-uml bench-fdinstall bench-lockdep bench-retire bench-sync bench-switch clean distclean
@@ -141,7 +145,7 @@ kernel: prepare
 	scripts/build.sh $(KERNEL)
 
 initramfs:
-	scripts/initramfs.sh
+	scripts/initramfs.sh $(KERNEL_ARCH)
 
 boot:
 	scripts/boot.sh -k $(KERNEL) -n boot-$(TORTURE_TYPE) -t $(BOOT_TIMEOUT) -l results/boot-$(TORTURE_TYPE).log -- \
@@ -187,11 +191,11 @@ bench-refscale: prepare
 	scripts/bench-refscale.sh
 
 # A/B of the user conversions: the tree with and without patches/users/.
-bench-users: prepare prepare-next
+bench-users: prepare
 	scripts/bench-users.sh
 	scripts/bench-fdexpand.sh
 	scripts/bench-fsalt.sh
-	$(NEXT_ENV) scripts/bench-lockdep.sh
+	scripts/bench-lockdep.sh
 
 # expand_fdtable() five ways on the bench kernel.
 bench-fdexpand: prepare
@@ -217,9 +221,10 @@ bench-uml: prepare
 bench-fdinstall: prepare
 	scripts/bench-fdinstall.sh
 
-# lockdep_unregister_key() four ways on the debug kernel (patches/next/).
-bench-lockdep: prepare-next
-	$(NEXT_ENV) scripts/bench-lockdep.sh
+# lockdep_unregister_key() four ways on the debug kernel (the lockdep
+# patch of patches/next/ as one side).
+bench-lockdep: prepare
+	scripts/bench-lockdep.sh
 
 # The core on the host CPU: ns per operation and the gate storm, beside the
 # core before per-slot waits (COMPARE_REF), then the native tests.
@@ -266,7 +271,7 @@ clean:
 # The tree is only removed with FORCE=1: the distro tarball's .gitignore
 # ignores everything, so git cannot tell whether new files in it would be lost.
 distclean: clean
-	rm -rf work/ccache work/initramfs.cpio.gz
+	rm -rf work/ccache work/initramfs.cpio.gz work/initramfs-*.cpio.gz work/arm64 work/native-arm64
 ifeq ($(FORCE),1)
 	rm -rf work
 else

@@ -1,12 +1,15 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # lockdep_unregister_key() four ways, on the 'debug' kernel (lockdep,
-# KASAN): synchronize_rcu() ('base': the series without its lockdep patch),
+# KASAN): synchronize_rcu() ('base': the series, whose v1 leaves lockdep
+# alone),
 # synchronize_rcu_expedited() ('expedited': base plus
 # configs/ab/lockdep-expedited.patch, what mainline did in 6.17), no wait
 # for the qdisc paths that free the key after a grace period of their own
 # ('nosync': base plus configs/ab/lockdep-nosync.patch, the lockdep
-# maintainers' cheaper change) and the hazard pointer ('hazptr': the series).
+# maintainers' cheaper change) and the hazard pointer ('hazptr': base plus
+# the lockdep patch of patches/next/, which waits there because it did not
+# beat nosync).
 #
 #   bench-lockdep.sh      PAIRS=3 CPUS="1 2" RUNS=20 SIDES="base expedited nosync hazptr"
 #
@@ -33,10 +36,11 @@ is_uint "$pairs" PAIRS
 is_uint "$runs" RUNS
 for c in $cpus; do is_uint "$c" CPUS; done
 [ -e "$TREE/.git" ] || die "no kernel tree at $TREE (run 'make prepare')"
-hazptr_rev=$(user_rev 'lockdep: ')
-base_rev=$(git -C "$TREE" rev-parse "$hazptr_rev~1")
+base_rev=$(series_head)
+lockdep_patch=$(ls "$TOP"/patches/next/*-lockdep-*.patch 2>/dev/null | head -1)
 exp_patch=$CONFIGS/ab/lockdep-expedited.patch
 nosync_patch=$CONFIGS/ab/lockdep-nosync.patch
+[ -n "$lockdep_patch" ] || die "no lockdep patch in patches/next/"
 [ -f "$exp_patch" ] || die "missing $exp_patch"
 [ -f "$nosync_patch" ] || die "missing $nosync_patch"
 
@@ -45,7 +49,7 @@ mkdir -p "$out"
 
 for side in $sides; do
 	case $side in
-	hazptr) ab_build debug hazptr "$hazptr_rev" ;;
+	hazptr) ab_build debug hazptr "$base_rev" "$lockdep_patch" ;;
 	expedited) ab_build debug expedited "$base_rev" "$exp_patch" ;;
 	nosync) ab_build debug nosync "$base_rev" "$nosync_patch" ;;
 	base) ab_build debug base "$base_rev" ;;

@@ -39,22 +39,4 @@ apt-get install -y -q --no-install-recommends "${PACKAGES[@]}" ||
 	die "apt-get install failed for: ${PACKAGES[*]}"
 [ -f "$TARBALL" ] || die "$TARBALL missing after installing linux-source-6.12"
 
-# The arm64 guest's busybox (scripts/qemu/arm64.conf): Debian's
-# busybox-static for arm64, of the host's version (whose applet list
-# initramfs.sh uses), cannot be installed beside the host's: download and
-# unpack it into work/arm64/.
-bb=$WORK/arm64/busybox
-ver=$(dpkg-query -W -f '${Version}' busybox-static)
-if [ ! -x "$bb" ] || [ "$(cat "$bb.version" 2>/dev/null)" != "$ver" ]; then
-	tmp=$(mktemp -d)
-	# apt downloads as its _apt user where that user can write.
-	chown _apt "$tmp" 2>/dev/null || true
-	(cd "$tmp" && apt-get download -q "busybox-static:arm64=$ver") ||
-		die "cannot download busybox-static:arm64=$ver"
-	dpkg-deb -x "$tmp"/busybox-static_*_arm64.deb "$tmp/x" ||
-		die "cannot unpack busybox-static:arm64"
-	install -D -m 755 "$tmp/x/bin/busybox" "$bb"
-	echo "$ver" >"$bb.version"
-	rm -rf "$tmp"
-fi
 note "all packages installed"

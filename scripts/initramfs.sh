@@ -9,8 +9,9 @@
 #
 # For another ARCH than x86_64 ($WORK/initramfs-ARCH.cpio.gz): the
 # busybox and compiler of scripts/qemu/ARCH.conf (arm64: Debian's arm64
-# busybox-static, which make deps unpacks into work/arm64/, and
-# aarch64-linux-gnu-gcc), without stress-ng and iproute2.
+# busybox-static of the host busybox's version, downloaded into
+# work/arm64/ when missing, and aarch64-linux-gnu-gcc), without stress-ng
+# and iproute2.  BUSYBOX (x86_64 only) overrides the host's busybox.
 #
 # /init reads its job from the kernel command line (see scripts/guest-init).
 set -euo pipefail
@@ -29,11 +30,37 @@ need ldd libc-bin
 HOST_BUSYBOX=$(command -v busybox || true)
 [ -n "$HOST_BUSYBOX" ] && [ -x "$HOST_BUSYBOX" ] ||
 	die "'busybox' not found: install package 'busybox-static' (run 'make deps')"
-BUSYBOX=${BUSYBOX:-${GUEST_BUSYBOX:-$HOST_BUSYBOX}}
-[ -x "$BUSYBOX" ] ||
-	die "$BUSYBOX not found: the $arch busybox-static is unpacked there by 'make deps'"
-[ -n "$GUEST_BUSYBOX" ] || ! ldd "$BUSYBOX" >/dev/null 2>&1 ||
-	die "$BUSYBOX is dynamically linked: install package 'busybox-static' (run 'make deps')"
+if [ -z "$GUEST_BUSYBOX" ]; then
+	BUSYBOX=${BUSYBOX:-$HOST_BUSYBOX}
+	ldd "$BUSYBOX" >/dev/null 2>&1 &&
+		die "$BUSYBOX is dynamically linked: install package 'busybox-static' (run 'make deps')"
+else
+	# Another architecture's busybox-static cannot be installed beside
+	# the host's: fetch the package of the host's version (whose applet
+	# list is used below) and unpack its binary.
+	BUSYBOX=$GUEST_BUSYBOX
+	need apt-get apt
+	need dpkg-deb dpkg
+	ver=$(dpkg-query -W -f '${Version}' busybox-static 2>/dev/null) ||
+		die "no version of package 'busybox-static' (run 'make deps')"
+	if [ ! -x "$BUSYBOX" ] || [ "$(cat "$BUSYBOX.version" 2>/dev/null)" != "$ver" ]; then
+		note "downloading busybox-static:$DEB_ARCH=$ver into ${BUSYBOX#"$TOP"/}"
+		dl=$(mktemp -d)
+		# apt downloads as its _apt user where that user may write.
+		chown _apt "$dl" 2>/dev/null || true
+		(cd "$dl" && apt-get download -q "busybox-static:$DEB_ARCH=$ver" >/dev/null 2>&1) || {
+			rm -rf "$dl"
+			die "cannot download busybox-static:$DEB_ARCH=$ver (run 'make deps': it adds Debian's $DEB_ARCH package lists)"
+		}
+		dpkg-deb -x "$dl"/busybox-static_*_"$DEB_ARCH".deb "$dl/x" &&
+			install -D -m 755 "$dl/x/bin/busybox" "$BUSYBOX" || {
+			rm -rf "$dl"
+			die "cannot unpack busybox-static:$DEB_ARCH into ${BUSYBOX#"$TOP"/}"
+		}
+		rm -rf "$dl"
+		echo "$ver" >"$BUSYBOX.version"
+	fi
+fi
 if [ -n "$GUEST_FULL" ]; then
 	STRESS_NG=${STRESS_NG:-$(command -v stress-ng || true)}
 	[ -n "$STRESS_NG" ] && [ -x "$STRESS_NG" ] ||

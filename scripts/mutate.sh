@@ -41,7 +41,7 @@ if [ $# -gt 0 ]; then
 	muts=()
 	for name in "$@"; do
 		[ -f "$dir/$name.patch" ] ||
-			die "unknown mutation '$name' (known: $(ls "$dir" | sed 's/\.patch$//' | tr '\n' ' '))"
+			die "unknown mutation '$name' (known: $(find "$dir" -maxdepth 1 -name '*.patch' -printf '%f\n' | sed 's/\.patch$//' | LC_ALL=C sort | tr '\n' ' '))"
 		muts+=("$dir/$name.patch")
 	done
 else

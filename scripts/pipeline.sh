@@ -60,9 +60,13 @@ arch_conf() {
 	[ -f "$f" ] || die "no settings for ARCH=$1 (known: $(ls "$TOP/scripts/qemu" | sed 's/\.conf$//' | tr '\n' ' '))"
 	# shellcheck disable=SC1090
 	. "$f"
-	# The kernel's compiler: KCC if set, else ccache and the architecture's
-	# (cross) gcc.
-	kcc=${KCC:-ccache ${CROSS_COMPILE}gcc}
+	# The kernel's compiler: ccache and the architecture's cross gcc, or
+	# for the host's architecture KCC if set, else ccache gcc.
+	if [ -n "$CROSS_COMPILE" ]; then
+		kcc="ccache ${CROSS_COMPILE}gcc"
+	else
+		kcc=${KCC:-ccache gcc}
+	fi
 }
 
 # arch_initramfs ARCH: the initramfs of ARCH's guests (initramfs.sh).
