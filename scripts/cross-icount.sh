@@ -6,7 +6,11 @@
 # ppc64le), and writes the disassembly of fd_install() of each
 # (results/bench/cross-ARCH-SIDE.dis) and the instruction counts
 # (results/bench/cross-icount.csv: arch,side,insns,branches,calls; calls
-# are call relocations, tail calls included).
+# are call relocations, tail calls included).  With the patch it also
+# compiles kernel/hazptr.o and counts the same of the out-of-line reader,
+# hazptr_acquire() and hazptr_release(), which the lockdep user of
+# patches/next/ calls on its fast path (results/bench/cross-hazptr.csv:
+# arch,function,insns,branches,calls; listings cross-ARCH-FUNCTION.dis).
 #
 #   cross-icount.sh      ARCHES="x86_64 arm64 powerpc"
 #
@@ -32,6 +36,25 @@ if [ ! -e "$wt/.git" ]; then
 fi
 
 echo "arch,side,insns,branches,calls" >"$out/cross-icount.csv"
+echo "arch,function,insns,branches,calls" >"$out/cross-hazptr.csv"
+
+# count ARCH LABEL LISTING: one CSV row of LISTING's instructions (the
+# alignment padding after the last one not counted), branches and calls.
+count() {
+	awk -v a="$1" -v s="$2" '
+		/^ +[0-9a-f]+:/ {
+			if ($2 ~ /^(nop|nopw|nopl|data16|xchg)$/) { pad++; next }
+			n += pad + 1; pad = 0
+			if ($2 ~ /^(j[a-z]*|b|b\.[a-z]+|cbn?z|tbn?z|bl?r?|beq|bne|blt|bgt|ble|bge|bc|bdnz|beqlr|bnelr)$/) br++
+		}
+		/R_X86_64_PLT32|R_AARCH64_CALL26|R_AARCH64_JUMP26|R_PPC64_REL24/ { calls++ }
+		END { printf "%s,%s,%d,%d,%d\n", a, s, n, br, calls }' "$3"
+}
+
+# listing OBJDUMP-OUTPUT FUNCTION: the disassembly of FUNCTION.
+listing() {
+	awk -v f="$2" '$0 ~ "^[0-9a-f]+ <" f ">:" { p = 1 } p && /^$/ { exit } p' "$1"
+}
 for arch in $arches; do
 	case $arch in
 	x86_64) cross= karch=x86_64 defconfig=x86_64_defconfig gcc=gcc ;;
@@ -59,19 +82,23 @@ for arch in $arches; do
 		dis=$out/cross-$arch-$side.dis
 		"${cross}objdump" -dr --no-show-raw-insn "$build/fs/file.o" >"$build/file.dis" ||
 			die "${cross}objdump failed on $arch's fs/file.o"
-		awk '/^[0-9a-f]+ <fd_install>:/ { p = 1 } p && /^$/ { exit } p' "$build/file.dis" >"$dis"
+		listing "$build/file.dis" fd_install >"$dis"
 		[ -s "$dis" ] || die "no fd_install() in $arch's fs/file.o"
-		# The alignment padding after the last instruction is not counted.
-		awk -v a="$arch" -v s="$side" '
-			/^ +[0-9a-f]+:/ {
-				if ($2 ~ /^(nop|nopw|nopl|data16|xchg)$/) { pad++; next }
-				n += pad + 1; pad = 0
-				if ($2 ~ /^(j[a-z]*|b|b\.[a-z]+|cbn?z|tbn?z|bl?r?|beq|bne|blt|bgt|ble|bge|bc|bdnz|beqlr|bnelr)$/) br++
-			}
-			/R_X86_64_PLT32|R_AARCH64_CALL26|R_AARCH64_JUMP26|R_PPC64_REL24/ { calls++ }
-			END { printf "%s,%s,%d,%d,%d\n", a, s, n, br, calls }' "$dis" >>"$out/cross-icount.csv"
+		count "$arch" "$side" "$dis" >>"$out/cross-icount.csv"
 		note "$arch $side: $(tail -1 "$out/cross-icount.csv")"
+	done
+	# The tree is at the fs patch: the core is the series'.
+	"${mk[@]}" kernel/hazptr.o >"$build/hazptr.log" 2>&1 ||
+		die "kernel/hazptr.o failed for $arch (log: $build/hazptr.log)"
+	"${cross}objdump" -dr --no-show-raw-insn "$build/kernel/hazptr.o" >"$build/hazptr.dis" ||
+		die "${cross}objdump failed on $arch's kernel/hazptr.o"
+	for fn in hazptr_acquire hazptr_release; do
+		dis=$out/cross-$arch-$fn.dis
+		listing "$build/hazptr.dis" "$fn" >"$dis"
+		[ -s "$dis" ] || die "no $fn() in $arch's kernel/hazptr.o"
+		count "$arch" "$fn" "$dis" >>"$out/cross-hazptr.csv"
 	done
 done
 column -t -s, "$out/cross-icount.csv"
+column -t -s, "$out/cross-hazptr.csv"
 echo "(listings: ${out#"$TOP"/}/cross-*.dis)"
