@@ -118,7 +118,7 @@ TORTURE_PARAMS = hazptrtorture.torture_type=$(TORTURE_TYPE)
 # and going.  The lockdep user waits in patches/next/: make test-next's
 # users-lockdep boot runs it.
 # The arm64 guest has no stress-ng: the fd table expansion alone there.
-KERNEL_ARCH := $(or $(shell sed -n 's/^\# arch: *//p' configs/kernels/$(KERNEL)),x86_64)
+KERNEL_ARCH := $(shell bash -c '. scripts/lib.sh && . scripts/pipeline.sh && kernel_arch $(KERNEL)')
 USERS_PARAMS = $(if $(filter arm64,$(KERNEL_ARCH)),hazptr_job=fdexpand hazptr_fdexpand=13,$(USERS_PARAMS_X86))
 USERS_PARAMS_X86 = hazptr_job=stress,fdexpand hazptr_fdexpand=13 \
 	hazptr_stress=--tun,$(SMP),--close,$(SMP),--dup,$(SMP),-t,15s,--metrics-brief

@@ -1,9 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # lockdep_unregister_key() four ways, on the 'debug' kernel (lockdep,
-# KASAN): synchronize_rcu() ('base': the series, whose v1 leaves lockdep
-# alone),
-# synchronize_rcu_expedited() ('expedited': base plus
+# KASAN): synchronize_rcu() ('base': the series, which leaves lockdep
+# alone), synchronize_rcu_expedited() ('expedited': base plus
 # configs/ab/lockdep-expedited.patch, what mainline did in 6.17), no wait
 # for the qdisc paths that free the key after a grace period of their own
 # ('nosync': base plus configs/ab/lockdep-nosync.patch, the lockdep

@@ -7,8 +7,9 @@
 #
 #   build.sh NAME
 #
-# Compiles with CC="ccache gcc" (or the cross gcc; KCC overrides; CCACHE_DIR defaults to ~/.cache/ccache, which
-# 'make clean' keeps) and JOBS=3 parallel jobs. Prints the image path on
+# Compiles with CC="ccache gcc" (KCC overrides it), or ccache and the cross
+# gcc, CCACHE_DIR defaulting to ~/.cache/ccache, which 'make clean' keeps,
+# and JOBS=3 parallel jobs. Prints the image path on
 # stdout. On failure: the last 40 lines of $BUILD/NAME/build.log. A kernel
 # with CONFIG_MODULES=y also gets $BUILD/NAME/modules.cpio.gz.
 set -euo pipefail

@@ -10,8 +10,8 @@ set -euo pipefail
 # perf, which profiles QEMU itself (bench-fdinstall.sh PROFILE=), and spin,
 # the model checker of models/ (scripts/model.sh), and the arm64 and ppc64el
 # cross compilers for the users' instruction counts (scripts/cross-icount.sh),
-# and the arm64 guest: QEMU's virt machine, and static glibc for its
-# programs (its busybox is unpacked below).
+# and the arm64 guest: QEMU's virt machine, static glibc for its programs,
+# and qemu-aarch64 for the harness (its busybox: initramfs.sh).
 PACKAGES=(
 	linux-source-6.12
 	build-essential bc bison flex libelf-dev libssl-dev dwarves
@@ -38,5 +38,4 @@ apt-get update -q || die "apt-get update failed"
 apt-get install -y -q --no-install-recommends "${PACKAGES[@]}" ||
 	die "apt-get install failed for: ${PACKAGES[*]}"
 [ -f "$TARBALL" ] || die "$TARBALL missing after installing linux-source-6.12"
-
 note "all packages installed"

@@ -25,8 +25,8 @@ out=$(arch_initramfs "$arch")
 need cpio cpio
 need gzip gzip
 need ldd libc-bin
-# The host's busybox-static gives the applet list: the same Debian
-# version as the arm64 one that make deps unpacks.
+# The host's busybox-static gives the applet list, also for another
+# architecture's busybox, which is fetched at the host's version below.
 HOST_BUSYBOX=$(command -v busybox || true)
 [ -n "$HOST_BUSYBOX" ] && [ -x "$HOST_BUSYBOX" ] ||
 	die "'busybox' not found: install package 'busybox-static' (run 'make deps')"

@@ -117,10 +117,8 @@ for tname in "${selected[@]}"; do
 		continue
 	fi
 	if [ "${built[$k]}" != ok ]; then fail "$tname" "kernel $k did not build"; continue; fi
-	if [ "${initramfs[$(kernel_arch "$k")]}" != ok ]; then
-		fail "$tname" "the $(kernel_arch "$k") initramfs did not build"
-		continue
-	fi
+	a=$(kernel_arch "$k")
+	if [ "${initramfs[$a]}" != ok ]; then fail "$tname" "the $a initramfs did not build"; continue; fi
 	case " $params " in
 	*" hazptr_job="*) ;;
 	*)
