@@ -6,18 +6,22 @@
 # ppc64le), and writes the disassembly of fd_install() of each
 # (results/bench/cross-ARCH-SIDE.dis) and the instruction counts
 # (results/bench/cross-icount.csv: arch,side,insns,branches,calls; calls
-# are call relocations, tail calls included).  With the patch it also
-# compiles kernel/hazptr.o and counts the same of the out-of-line reader,
-# hazptr_acquire() and hazptr_release(), which the lockdep user of
-# patches/next/ calls on its fast path (results/bench/cross-hazptr.csv:
-# arch,function,insns,branches,calls; listings cross-ARCH-FUNCTION.dis).
+# are call relocations, tail calls included).  It also counts the reader
+# hazptr_acquire() + hazptr_release() at a call site, refscale's
+# ref_hazptr_section() (built in: the inline path), before the patch that
+# inlines them ('before': the loop calls them out of line, whose functions
+# are counted too) and with it ('after'; its out-of-line slow paths
+# __hazptr_acquire() and __hazptr_release() as well), in
+# results/bench/cross-hazptr.csv (arch,side,function,insns,branches,calls;
+# listings cross-ARCH-SIDE-FUNCTION.dis).
 #
 #   cross-icount.sh      ARCHES="x86_64 arm64 powerpc"
 #
-# The kernel is each architecture's defconfig with CONFIG_HAZPTR and
-# CONFIG_PREEMPT (the bench kernel's preemption model), no debug options:
-# the claim is the inline one.  Only fs/file.o is compiled (after 'make
-# prepare'), in a work tree of its own ($WORK/cross/linux, a git worktree of
+# The kernel is each architecture's defconfig with CONFIG_HAZPTR,
+# CONFIG_PREEMPT (the bench kernel's preemption model) and refscale built
+# in, no hazptr debug options: the readers are the inline ones.  Only
+# fs/file.o, kernel/hazptr.o and kernel/rcu/refscale.o are compiled (after
+# 'make prepare'), in a work tree of its own ($WORK/cross/linux, a git worktree of
 # $TREE) and $WORK/cross/ARCH.  Static counts: which of them a call runs
 # depends on the path, which docs/users.md reads off the listings.
 set -euo pipefail
@@ -26,6 +30,7 @@ set -euo pipefail
 arches=${ARCHES:-x86_64 arm64 powerpc}
 [ -e "$TREE/.git" ] || die "no kernel tree at $TREE (run 'make prepare')"
 fs_rev=$(user_rev 'fs: ')
+inline_rev=$(user_rev 'hazptr: Inline the reader')
 
 out=$RESULTS/bench
 mkdir -p "$out"
@@ -36,7 +41,7 @@ if [ ! -e "$wt/.git" ]; then
 fi
 
 echo "arch,side,insns,branches,calls" >"$out/cross-icount.csv"
-echo "arch,function,insns,branches,calls" >"$out/cross-hazptr.csv"
+echo "arch,side,function,insns,branches,calls" >"$out/cross-hazptr.csv"
 
 # count ARCH LABEL LISTING: one CSV row of LISTING's instructions (the
 # alignment padding after the last one not counted), branches and calls.
@@ -71,13 +76,18 @@ for arch in $arches; do
 		git -C "$wt" checkout -q --detach "$rev" || die "cannot check out $rev in $wt"
 		if [ ! -f "$build/.config" ]; then
 			"${mk[@]}" "$defconfig" >/dev/null
+		fi
+		if ! grep -q '^CONFIG_RCU_REF_SCALE_TEST=y' "$build/.config"; then
 			"$wt/scripts/config" --file "$build/.config" -e HAZPTR -d PREEMPT_NONE \
-				-d PREEMPT_VOLUNTARY -e PREEMPT
+				-d PREEMPT_VOLUNTARY -e PREEMPT -e DEBUG_KERNEL \
+				-e RCU_REF_SCALE_TEST
 			"${mk[@]}" olddefconfig >/dev/null
 			"${mk[@]}" prepare >"$build/prepare.log" 2>&1 ||
 				die "make prepare failed for $arch (log: $build/prepare.log)"
 		fi
 		grep -q '^CONFIG_HAZPTR=y' "$build/.config" || die "$arch: CONFIG_HAZPTR did not stick"
+		grep -q '^CONFIG_RCU_REF_SCALE_TEST=y' "$build/.config" ||
+			die "$arch: CONFIG_RCU_REF_SCALE_TEST=y did not stick"
 		"${mk[@]}" fs/file.o >"$build/file.log" 2>&1 || die "fs/file.o failed for $arch $side (log: $build/file.log)"
 		dis=$out/cross-$arch-$side.dis
 		"${cross}objdump" -dr --no-show-raw-insn "$build/fs/file.o" >"$build/file.dis" ||
@@ -87,16 +97,28 @@ for arch in $arches; do
 		count "$arch" "$side" "$dis" >>"$out/cross-icount.csv"
 		note "$arch $side: $(tail -1 "$out/cross-icount.csv")"
 	done
-	# The tree is at the fs patch: the core is the series'.
-	"${mk[@]}" kernel/hazptr.o >"$build/hazptr.log" 2>&1 ||
-		die "kernel/hazptr.o failed for $arch (log: $build/hazptr.log)"
-	"${cross}objdump" -dr --no-show-raw-insn "$build/kernel/hazptr.o" >"$build/hazptr.dis" ||
-		die "${cross}objdump failed on $arch's kernel/hazptr.o"
-	for fn in hazptr_acquire hazptr_release; do
-		dis=$out/cross-$arch-$fn.dis
-		listing "$build/hazptr.dis" "$fn" >"$dis"
-		[ -s "$dis" ] || die "no $fn() in $arch's kernel/hazptr.o"
-		count "$arch" "$fn" "$dis" >>"$out/cross-hazptr.csv"
+	# The reader before and after the patch that inlines it.
+	for side in before after; do
+		rev=$inline_rev
+		fns="ref_hazptr_section __hazptr_acquire __hazptr_release"
+		if [ "$side" = before ]; then
+			rev=$inline_rev~1
+			fns="ref_hazptr_section hazptr_acquire hazptr_release"
+		fi
+		git -C "$wt" checkout -q --detach "$rev" || die "cannot check out $rev in $wt"
+		for o in kernel/hazptr kernel/rcu/refscale; do
+			"${mk[@]}" $o.o >"$build/reader.log" 2>&1 ||
+				die "$o.o failed for $arch $side (log: $build/reader.log)"
+			"${cross}objdump" -dr --no-show-raw-insn "$build/$o.o" >"$build/${o##*/}.dis" ||
+				die "${cross}objdump failed on $arch's $o.o"
+		done
+		for fn in $fns; do
+			dis=$out/cross-$arch-$side-$fn.dis
+			listing "$build/hazptr.dis" "$fn" >"$dis"
+			[ -s "$dis" ] || listing "$build/refscale.dis" "$fn" >"$dis"
+			[ -s "$dis" ] || die "no $fn() in $arch's kernel/hazptr.o or refscale.o ($side)"
+			count "$arch" "$side,$fn" "$dis" >>"$out/cross-hazptr.csv"
+		done
 	done
 done
 column -t -s, "$out/cross-icount.csv"
