@@ -92,7 +92,9 @@ icount() {
 
 native() {
 	local f
-	f=$(csv native-compare) || true
+	# The inline readers' comparison (docs/data/native-inline.csv) first.
+	f=$(csv native-inline) || true
+	[ -n "$f" ] || f=$(csv native-compare) || true
 	[ -n "$f" ] || { echo "  (no native data: run make native)"; return; }
 	echo "Native (tools/testing/hazptr, the unchanged kernel/hazptr.c on the host"
 	echo "CPU, x86-64), ns per operation, one thread, median of rounds:"
