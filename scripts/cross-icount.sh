@@ -101,30 +101,30 @@ for arch in $arches; do
 	for side in before after; do
 		rev=$inline_rev
 		fns="ref_hazptr_section __hazptr_acquire __hazptr_release"
+		maybe=
 		if [ "$side" = before ]; then
 			rev=$inline_rev~1
-			# hazptr_slot_end(): called, not inlined, on some arches.
-			fns="ref_hazptr_section hazptr_acquire hazptr_release hazptr_slot_end?"
+			fns="ref_hazptr_section hazptr_acquire hazptr_release"
+			# Called, not inlined, on some architectures (arm64).
+			maybe=hazptr_slot_end
 		fi
 		git -C "$wt" checkout -q --detach "$rev" || die "cannot check out $rev in $wt"
 		for o in kernel/hazptr kernel/rcu/refscale; do
-			"${mk[@]}" $o.o >"$build/reader.log" 2>&1 ||
+			"${mk[@]}" "$o.o" >"$build/reader.log" 2>&1 ||
 				die "$o.o failed for $arch $side (log: $build/reader.log)"
 			"${cross}objdump" -dr --no-show-raw-insn "$build/$o.o" >"$build/${o##*/}.dis" ||
 				die "${cross}objdump failed on $arch's $o.o"
 		done
-		for fn in $fns; do
-			# FUNCTION? is listed only where the compiler kept it.
-			opt=${fn%\?}
-			dis=$out/cross-$arch-$side-$opt.dis
-			listing "$build/hazptr.dis" "$opt" >"$dis"
-			[ -s "$dis" ] || listing "$build/refscale.dis" "$opt" >"$dis"
+		for fn in $fns $maybe; do
+			dis=$out/cross-$arch-$side-$fn.dis
+			listing "$build/hazptr.dis" "$fn" >"$dis"
+			[ -s "$dis" ] || listing "$build/refscale.dis" "$fn" >"$dis"
 			if [ ! -s "$dis" ]; then
 				rm -f "$dis"
-				[ "$opt" != "$fn" ] && continue
+				[ "$fn" = "$maybe" ] && continue
 				die "no $fn() in $arch's kernel/hazptr.o or refscale.o ($side)"
 			fi
-			count "$arch" "$side,$opt" "$dis" >>"$out/cross-hazptr.csv"
+			count "$arch" "$side,$fn" "$dis" >>"$out/cross-hazptr.csv"
 		done
 	done
 done
